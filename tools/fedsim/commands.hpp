@@ -1,0 +1,21 @@
+#pragma once
+/// Subcommands of the `fedsim` command line: each lives in its own file and registers itself
+/// on the top-level CLI11 app.
+#include <stdexcept>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+namespace fedsim::cli {
+
+/// A bad argument or value: main() prints "fedsim: error: <what>" and exits with code 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// `fedsim privacy`: the privacy accountant as a calculator.
+void add_privacy_command(CLI::App& app);
+/// `fedsim reference`: the plain synchronous reference loop on the synthetic objective.
+void add_reference_command(CLI::App& app);
+
+}  // namespace fedsim::cli
