@@ -29,7 +29,7 @@ Eigen::VectorXd RandomFourierFeatures::features(const Eigen::Ref<const Eigen::Ve
   return phi * (std::sqrt(kernel_.variance) / phi.norm());
 }
 
-Eigen::MatrixXd RandomFourierFeatures::features(const Eigen::Ref<const Eigen::MatrixXd>& X) const {
+Eigen::MatrixXd RandomFourierFeatures::feature_matrix(const Eigen::Ref<const Eigen::MatrixXd>& X) const {
   Eigen::MatrixXd phi = ((X * spectral_.transpose()).rowwise() + phases_.transpose()).array().cos();
   phi *= std::sqrt(2.0 / num_features());
   const Eigen::VectorXd scale = std::sqrt(kernel_.variance) * phi.rowwise().norm().cwiseInverse();

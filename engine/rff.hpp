@@ -23,7 +23,7 @@ class RandomFourierFeatures {
   /// phi(x): M.
   Eigen::VectorXd features(const Eigen::Ref<const Eigen::VectorXd>& x) const;
   /// Phi(X): n x M, row j = phi(X.row(j)). X: n x d.
-  Eigen::MatrixXd features(const Eigen::Ref<const Eigen::MatrixXd>& X) const;
+  Eigen::MatrixXd feature_matrix(const Eigen::Ref<const Eigen::MatrixXd>& X) const;
   /// phi(x)'omega and its gradient with respect to x (d).
   double value_and_gradient(const Eigen::Ref<const Eigen::VectorXd>& x,
                             const Eigen::Ref<const Eigen::VectorXd>& omega,
