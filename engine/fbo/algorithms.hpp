@@ -1,0 +1,62 @@
+#pragma once
+/// The per-iteration decisions of standard TS, FTS (FTS Algorithm 1) and FTS-DE / DP-FTS /
+/// DP-FTS-DE (DP-FTS-DE Algorithm 2), as pure functions over an agent's state.
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "engine/fbo/agent.hpp"
+#include "engine/fbo/schedules.hpp"
+
+namespace fedsim::fbo {
+
+enum class Algorithm { ts, fts, fts_de, dp_fts, dp_fts_de };
+Algorithm parse_algorithm(const std::string& name);  ///< ts, fts, fts-de, dp-fts, dp-fts-de
+std::string to_string(Algorithm algorithm);
+
+/// Which rule chose a query: the initial design, local TS, or the federated information.
+enum class Branch { init, local, federated };
+std::string to_string(Branch branch);
+
+struct Choice {
+  int index = 0;     ///< grid index to query
+  Branch branch = Branch::local;
+  int source = -1;   ///< FTS: the agent whose message was used
+};
+
+/// Standard TS.
+Choice ts_choose(const FboAgent& agent, RandomStream& rng);
+
+/// DP-FTS-DE Algo 2 lines 4-8: with probability p_t local TS, else the argmax of the
+/// reconstructed per-sub-region function of the last broadcast. joint == nullptr (nothing
+/// broadcast yet, or the server stopped releasing) means local TS.
+Choice de_choose(const FboAgent& agent, int t, const Eigen::MatrixXd* joint, PSchedule schedule,
+                 bool p1_equals_p2, RandomStream& rng);
+
+/// The messages an FTS agent may draw from, with the preference distribution P_N.
+/// A weight of 0 marks a straggler (no message) or a message already used.
+class FtsMessagePool {
+ public:
+  /// remove_after_use: FTS's one-shot setting (each message used once, then P_N renormalised);
+  /// false for the general setting where messages are refreshed every round.
+  explicit FtsMessagePool(bool remove_after_use) : remove_after_use_(remove_after_use) {}
+  /// Replaces the pool: messages[m] == nullptr means agent m sent nothing (weight 0).
+  /// exclude (the owner itself) gets weight 0. Uniform P_N over the rest.
+  void reset(const std::vector<const Eigen::VectorXd*>& messages, int exclude);
+  bool empty() const { return total_ <= 0.0; }
+  /// Draws m ~ P_N, returns its message and (in one-shot mode) removes it.
+  const Eigen::VectorXd& draw(RandomStream& rng, int* source);
+
+ private:
+  bool remove_after_use_;
+  std::vector<const Eigen::VectorXd*> messages_;
+  std::vector<double> weights_;
+  double total_ = 0.0;
+};
+
+/// FTS Algorithm 1 lines 2-7 (empty pool: local TS).
+Choice fts_choose(const FboAgent& agent, int t, FtsMessagePool& pool, PSchedule schedule,
+                  bool p1_equals_p2, RandomStream& rng);
+
+}  // namespace fedsim::fbo

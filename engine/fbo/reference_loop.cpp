@@ -1,0 +1,197 @@
+#include "engine/fbo/reference_loop.hpp"
+
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "engine/dp/accountant.hpp"
+
+namespace fedsim::fbo {
+
+bool ReferenceConfig::uses_server() const {
+  return algorithm == Algorithm::fts_de || algorithm == Algorithm::dp_fts ||
+         algorithm == Algorithm::dp_fts_de;
+}
+
+bool ReferenceConfig::is_private() const {
+  return algorithm == Algorithm::dp_fts || algorithm == Algorithm::dp_fts_de;
+}
+
+int ReferenceConfig::effective_regions() const {
+  return algorithm == Algorithm::fts_de || algorithm == Algorithm::dp_fts_de ? subregions : 1;
+}
+
+double ReferenceConfig::effective_delta() const {
+  return delta > 0 ? delta : 1.0 / std::pow(static_cast<double>(agents), 1.1);
+}
+
+DeServerConfig ReferenceConfig::server_config() const {
+  DeServerConfig s;
+  s.num_regions = effective_regions();
+  s.privatise = is_private();
+  s.q = is_private() ? q : 1.0;
+  s.z = z;
+  s.clip = clip;
+  s.a = weight_a;
+  s.temperature = temperature;
+  return s;
+}
+
+namespace {
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument(what);
+}
+}  // namespace
+
+void ReferenceConfig::validate() const {
+  require(agents >= 1, "agents must be >= 1");
+  require(algorithm == Algorithm::ts || agents >= 2 || uses_server(),
+          "FTS needs at least 2 agents");
+  require(iterations >= 1, "iterations must be >= 1");
+  require(n_init >= 1, "n_init (initial points per agent) must be >= 1");
+  require(features >= 1, "features M must be >= 1");
+  require(subregions >= 1, "subregions P must be >= 1");
+  require(subregions <= objective.grid_size, "subregions P must not exceed the grid size");
+  require(q > 0 && q <= 1, "q must be in (0, 1]");
+  require(z > 0 && std::isfinite(z), "z must be a finite number > 0");
+  require(clip > 0 && std::isfinite(clip), "clip S must be a finite number > 0");
+  require(lambda > 0 && std::isfinite(lambda), "lambda must be a finite number > 0");
+  require(noise_variance >= 0 && std::isfinite(noise_variance), "noise variance must be >= 0");
+  require(kernel_lengthscale > 0, "kernel lengthscale must be > 0");
+  require(beta > 0, "beta must be > 0");
+  require(delta >= 0 && delta < 1, "delta must be in (0, 1), or 0 for 1/N^1.1");
+  objective.validate();
+  server_config().validate();
+}
+
+ReferenceResult run_reference(const ReferenceConfig& config) {
+  config.validate();
+  return run_reference(config, make_synthetic_objectives(config.objective, config.agents,
+                                                         config.seed));
+}
+
+ReferenceResult run_reference(const ReferenceConfig& config, const GridObjectives& objectives) {
+  config.validate();
+  const int N = config.agents, T = config.iterations, P = config.effective_regions();
+  if (static_cast<int>(objectives.size()) != N)
+    throw std::invalid_argument("one objective per agent expected");
+  const Grid& grid = objectives.front()->grid();
+
+  const std::uint64_t feature_seed = RandomStream(config.seed, "features").key();
+  auto context = std::make_shared<const AgentContext>(
+      grid, RandomFourierFeatures(grid.dim(), config.features,
+                                  SeKernel{config.kernel_lengthscale, 1.0}, feature_seed),
+      Partition(Box::unit(grid.dim()), P), config.lambda, config.beta, config.local_sampler);
+
+  std::vector<FboAgent> agents;
+  std::vector<int> assignment(N);
+  agents.reserve(N);
+  for (int n = 0; n < N; ++n) {
+    assignment[n] = n % P;  // about N / P agents per sub-region
+    agents.emplace_back(n, assignment[n], context);
+  }
+
+  ReferenceResult result;
+  result.delta = config.effective_delta();
+  result.observations.reserve(static_cast<size_t>(N) * (config.n_init + T));
+  result.mean_simple_regret.assign(T + 1, 0.0);
+  std::vector<double> best(N, -std::numeric_limits<double>::infinity());
+  std::vector<RandomStream> noise;
+  noise.reserve(N);
+  for (int n = 0; n < N; ++n) noise.emplace_back(config.seed, "agent.noise", n);
+  const double noise_sd = std::sqrt(config.noise_variance);
+
+  auto query = [&](int n, int iteration, const Choice& c) {
+    const GridObjective& f = *objectives[n];
+    const double fx = f.value_at(c.index);
+    const double y = fx + noise_sd * noise[n].normal();
+    agents[n].observe(c.index, y);
+    best[n] = std::max(best[n], fx);
+    const double regret = f.optimum_value() - best[n];
+    result.observations.push_back(
+        {n, iteration, c.index, grid.points(c.index, 0), y, fx, regret, c.branch, c.source});
+    if (iteration >= 0) result.mean_simple_regret[iteration] += regret / N;
+  };
+
+  // Round 0 (t = 0): the initial design.
+  for (int n = 0; n < N; ++n) {
+    RandomStream rng(config.seed, "agent.init", n);
+    const auto design = agents[n].initial_design(config.n_init,
+                                                 config.explore_own_region && P > 1, rng);
+    for (int k = 0; k < config.n_init; ++k)
+      query(n, k - config.n_init + 1, {design[k], Branch::init, -1});
+  }
+
+  const bool sends = config.algorithm != Algorithm::ts;
+  std::vector<Eigen::VectorXd> messages(sends ? N : 0);
+  std::vector<const Eigen::VectorXd*> inbox(N, nullptr);
+  auto collect = [&](int t) {
+    for (int n = 0; n < N; ++n) {
+      RandomStream rng(config.seed, "agent.message", n, t);
+      messages[n] = agents[n].sample_message(rng);
+      inbox[n] = &messages[n];
+    }
+  };
+
+  std::unique_ptr<DeServer> server;
+  std::unique_ptr<dp::Accountant> accountant;
+  if (config.uses_server()) server = std::make_unique<DeServer>(config.server_config(), assignment,
+                                                                config.features);
+  if (config.is_private()) accountant = dp::make_accountant(config.accountant);
+  Eigen::MatrixXd joint;
+  auto release = [&](int t) {
+    RandomStream rng(config.seed, "server.round", t);
+    RoundRecord r{t, {}, 0.0};
+    joint = server->aggregate(t, inbox, rng, &r.stats);
+    if (accountant) {
+      accountant->add_subsampled_gaussian(config.q, config.z, 1);
+      r.epsilon = accountant->epsilon(result.delta);
+    }
+    result.rounds.push_back(r);
+  };
+
+  std::vector<FtsMessagePool> pools;
+  std::vector<Eigen::VectorXd> first_messages;  // FTS one-shot: the messages sent before start
+  if (sends) {
+    collect(0);
+    if (server) release(0);
+    if (config.algorithm == Algorithm::fts) {
+      pools.assign(N, FtsMessagePool(config.fts_one_shot));
+      if (config.fts_one_shot) first_messages = messages;
+      std::vector<const Eigen::VectorXd*> pool_inbox(N);
+      for (int m = 0; m < N; ++m) pool_inbox[m] = config.fts_one_shot ? &first_messages[m] : inbox[m];
+      for (int n = 0; n < N; ++n) pools[n].reset(pool_inbox, n);
+    }
+  }
+
+  for (int t = 1; t <= T; ++t) {
+    for (int n = 0; n < N; ++n) {
+      RandomStream rng(config.seed, "agent.choose", n, t);
+      Choice c;
+      switch (config.algorithm) {
+        case Algorithm::ts: c = ts_choose(agents[n], rng); break;
+        case Algorithm::fts:
+          c = fts_choose(agents[n], t, pools[n], config.p_schedule, config.p1_equals_p2, rng);
+          break;
+        default:
+          c = de_choose(agents[n], t, &joint, config.p_schedule, config.p1_equals_p2, rng);
+      }
+      query(n, t, c);
+    }
+    // Every broadcast is used by the next iteration: the last one (t = T) would go unused,
+    // so it is not released and costs no privacy.
+    if (!sends || t == T) continue;
+    collect(t);
+    if (server) release(t);
+    if (config.algorithm == Algorithm::fts && !config.fts_one_shot)
+      for (int n = 0; n < N; ++n) pools[n].reset(inbox, n);
+  }
+
+  result.final_simple_regret = result.mean_simple_regret[T];
+  if (accountant) result.epsilon = accountant->epsilon(result.delta);
+  return result;
+}
+
+}  // namespace fedsim::fbo

@@ -1,0 +1,84 @@
+#pragma once
+/// A plain synchronous reference loop (no actors): N agents x T iterations of TS, FTS, FTS-DE,
+/// DP-FTS or DP-FTS-DE on the synthetic objective, with every random draw taken from a stream
+/// keyed by (seed, purpose, agent, iteration). The baseline every actor run is compared to.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/fbo/algorithms.hpp"
+#include "engine/fbo/de_server.hpp"
+#include "engine/objectives/grid_objective.hpp"
+
+namespace fedsim::fbo {
+
+struct ReferenceConfig {
+  Algorithm algorithm = Algorithm::dp_fts_de;
+  int agents = 200;           ///< N
+  int iterations = 40;        ///< T (after the initial design)
+  int n_init = 10;            ///< N_init initial points per agent
+  int features = 50;          ///< M
+  int subregions = 2;         ///< P (FTS-DE, DP-FTS-DE; the others use 1)
+  double q = 0.25;            ///< subsampling (DP variants; non-DP ones use every vector)
+  double z = 1.0;             ///< noise multiplier (DP variants)
+  double clip = 11.0;         ///< S (DP variants)
+  double lambda = 0.01;       ///< regulariser of the posterior = the noise variance
+  double noise_variance = 0.01;  ///< sigma^2 of observations
+  double kernel_lengthscale = 0.03;  ///< SE kernel of the random features
+  double beta = 1.0;          ///< TS scale
+  PSchedule p_schedule = PSchedule::inv_sqrt;
+  bool p1_equals_p2 = false;  ///< FTS's p_1 = p_2 (DP-FTS-DE uses 1 - p_t = 1/sqrt(t) from t = 1)
+  bool fts_one_shot = false;  ///< FTS: messages sent once before the start and used once each
+  TemperatureSchedule temperature = TemperatureSchedule::synthetic;
+  double weight_a = 15.0;
+  bool explore_own_region = true;  ///< DE: initial points from the assigned sub-region
+  LocalSampler local_sampler = LocalSampler::rff;
+  std::string accountant = "moments";
+  double delta = 0.0;         ///< 0: the paper's 1 / N^1.1
+  std::uint64_t seed = 1;
+  SyntheticConfig objective;
+
+  bool uses_server() const;   ///< FTS-DE, DP-FTS, DP-FTS-DE
+  bool is_private() const;    ///< DP-FTS, DP-FTS-DE
+  int effective_regions() const;
+  double effective_delta() const;
+  DeServerConfig server_config() const;
+  /// Throws std::invalid_argument naming the parameter and the allowed values.
+  void validate() const;
+};
+
+struct ObservationRecord {
+  int agent;
+  int iteration;  ///< initial design: -n_init+1 .. 0; then 1 .. T
+  int index;      ///< grid index queried
+  double x;       ///< its coordinate (the synthetic domain is 1-D)
+  double y;       ///< noisy observation
+  double f;       ///< true value
+  double simple_regret;
+  Branch branch;
+  int source;     ///< FTS: the agent whose message chose x, else -1
+};
+
+struct RoundRecord {
+  int round;
+  RoundStats stats;
+  double epsilon;  ///< privacy spent after this round (0 for non-private algorithms)
+};
+
+struct ReferenceResult {
+  std::vector<ObservationRecord> observations;
+  std::vector<RoundRecord> rounds;
+  double epsilon = 0.0;
+  double delta = 0.0;
+  /// Mean over agents of the simple regret after the last iteration.
+  double final_simple_regret = 0.0;
+  /// Mean over agents of simple regret at each iteration 0..T (index = iteration).
+  std::vector<double> mean_simple_regret;
+};
+
+/// Runs the loop on the synthetic objective built from config.objective and config.seed.
+ReferenceResult run_reference(const ReferenceConfig& config);
+/// Runs the loop on given per-agent objectives (one per agent, same grid).
+ReferenceResult run_reference(const ReferenceConfig& config, const GridObjectives& objectives);
+
+}  // namespace fedsim::fbo

@@ -1,0 +1,93 @@
+#include "engine/objectives/grid_objective.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace fedsim {
+
+GridObjective::GridObjective(std::shared_ptr<const Grid> grid,
+                             std::shared_ptr<const Eigen::VectorXd> base, double perturbation,
+                             std::uint64_t perturbation_key)
+    : grid_(std::move(grid)), base_(std::move(base)), perturbation_(perturbation),
+      key_(perturbation_key) {
+  if (!grid_ || !base_ || base_->size() != grid_->size() || grid_->size() == 0)
+    throw std::invalid_argument("grid objective: values must match a non-empty grid");
+  optimum_value_ = value_at(0);
+  for (int i = 1; i < grid_->size(); ++i) {
+    const double v = value_at(i);
+    if (v > optimum_value_) {
+      optimum_value_ = v;
+      optimum_index_ = i;
+    }
+  }
+}
+
+double GridObjective::value_at(int index) const {
+  const double base = (*base_)(index);
+  if (perturbation_ == 0.0) return base;
+  const bool plus = mix64(key_ ^ static_cast<std::uint64_t>(index)) & 1u;
+  return base + (plus ? perturbation_ : -perturbation_);
+}
+
+double GridObjective::value(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+  return value_at(grid_->nearest(x));
+}
+
+Eigen::VectorXd GridObjective::optimum_location() const {
+  return grid_->points.row(optimum_index_).transpose();
+}
+
+GridGpSampler::GridGpSampler(const Grid& grid, const SeKernel& kernel) {
+  const Eigen::MatrixXd K = kernel.matrix(grid.points, grid.points);
+  // A smooth kernel on a fine grid is numerically singular: add the smallest jitter that
+  // lets the Cholesky factorisation succeed.
+  Eigen::LLT<Eigen::MatrixXd> llt;
+  for (double jitter = 1e-10 * kernel.variance;; jitter *= 10) {
+    llt.compute(K + jitter * Eigen::MatrixXd::Identity(K.rows(), K.cols()));
+    if (llt.info() == Eigen::Success) break;
+    if (jitter > 1e-2 * kernel.variance) throw std::runtime_error("GP sample: kernel not PSD");
+  }
+  factor_ = llt.matrixL();
+}
+
+Eigen::VectorXd GridGpSampler::sample(RandomStream& rng) const {
+  Eigen::VectorXd z(factor_.rows());
+  for (Eigen::Index i = 0; i < z.size(); ++i) z(i) = rng.normal();
+  const Eigen::VectorXd f = factor_.triangularView<Eigen::Lower>() * z;
+  const double lo = f.minCoeff(), hi = f.maxCoeff();
+  return (f.array() - lo) / (hi - lo);
+}
+
+void SyntheticConfig::validate() const {
+  if (grid_size < 2) throw std::invalid_argument("synthetic grid_size must be >= 2");
+  if (!(lengthscale > 0)) throw std::invalid_argument("synthetic lengthscale must be > 0");
+  if (!(perturbation >= 0) || !std::isfinite(perturbation))
+    throw std::invalid_argument("synthetic perturbation d must be a finite number >= 0");
+  if (!(alpha >= 0 && alpha <= 1)) throw std::invalid_argument("synthetic alpha must be in [0, 1]");
+}
+
+GridObjectives make_synthetic_objectives(const SyntheticConfig& config, int num_agents,
+                                         std::uint64_t seed) {
+  config.validate();
+  if (num_agents < 1) throw std::invalid_argument("number of agents must be >= 1");
+  auto grid = std::make_shared<const Grid>(Grid::uniform_1d(config.grid_size));
+  const GridGpSampler sampler(*grid, SeKernel{config.lengthscale, 1.0});
+  RandomStream base_rng(seed, "objective.base");
+  auto base = std::make_shared<const Eigen::VectorXd>(sampler.sample(base_rng));
+  GridObjectives out;
+  out.reserve(num_agents);
+  for (int n = 0; n < num_agents; ++n) {
+    if (config.kind == SyntheticConfig::Kind::perturbed) {
+      const std::uint64_t key = RandomStream(seed, "objective.perturb", n).key();
+      out.push_back(std::make_shared<GridObjective>(grid, base, config.perturbation, key));
+    } else {
+      RandomStream agent_rng(seed, "objective.agent", n);
+      auto own = std::make_shared<Eigen::VectorXd>(sampler.sample(agent_rng));
+      *own = config.alpha * *own + (1 - config.alpha) * *base;
+      out.push_back(std::make_shared<GridObjective>(grid, std::move(own)));
+    }
+  }
+  return out;
+}
+
+}  // namespace fedsim
