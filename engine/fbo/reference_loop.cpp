@@ -64,6 +64,7 @@ void ReferenceConfig::validate() const {
   require(delta >= 0 && delta < 1, "delta must be in (0, 1), or 0 for 1/N^1.1");
   objective.validate();
   server_config().validate();
+  if (is_private()) dp::make_accountant(accountant);  // throws on an unknown name
 }
 
 ReferenceResult run_reference(const ReferenceConfig& config) {

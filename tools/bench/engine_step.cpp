@@ -27,7 +27,7 @@ std::shared_ptr<const AgentContext> make_context(int M, LocalSampler sampler) {
 }
 
 /// Mean seconds per agent-iteration (local TS choice + observe + message draw), over
-/// `iterations` steps starting after 10 initial points.
+/// `iterations` steps after 10 initial points (so histories grow from 10 to 10 + iterations).
 double time_agent_step(int M, LocalSampler sampler, int iterations) {
   const auto context = make_context(M, sampler);
   FboAgent agent(0, 0, context);
@@ -103,8 +103,8 @@ int main() {
   std::printf("fedsim engine benchmark (Release build, one thread)\n\n");
   std::printf("Agent step (local TS + observe + message draw), grid of 1000 points:\n");
   for (int M : {50, 100}) {
-    const double rff = time_agent_step(M, LocalSampler::rff, 2000);
-    const double exact = time_agent_step(M, LocalSampler::exact, 60);
+    const double rff = time_agent_step(M, LocalSampler::rff, 300);
+    const double exact = time_agent_step(M, LocalSampler::exact, 300);
     std::printf("  M=%3d  rff local TS %.1f us   exact (pathwise) local TS %.1f us   "
                 "ratio exact/rff %.2f\n",
                 M, 1e6 * rff, 1e6 * exact, exact / rff);

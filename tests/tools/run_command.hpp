@@ -1,0 +1,28 @@
+#pragma once
+/// Runs the built `fedsim` binary (path in FEDSIM_BINARY) for end-to-end tests.
+#include <array>
+#include <cstdio>
+#include <string>
+#include <sys/wait.h>
+
+namespace fedsim::test {
+
+struct CommandResult {
+  int exit_code;
+  std::string output;  ///< stdout and stderr together
+};
+
+/// Runs `fedsim ARGS` through the shell, capturing both output streams.
+inline CommandResult run_fedsim(const std::string& args) {
+  const std::string command = std::string(FEDSIM_BINARY) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return {-1, "popen failed"};
+  std::string out;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+}  // namespace fedsim::test
