@@ -1,8 +1,9 @@
 #include "engine/fbo/agent.hpp"
 
-#include <limits>
 #include <stdexcept>
 #include <string>
+
+#include "engine/acquisition.hpp"
 
 namespace fedsim::fbo {
 
@@ -50,30 +51,15 @@ std::vector<int> FboAgent::initial_design(int n_init, bool in_region, RandomStre
 
 int FboAgent::argmax_local_ts(RandomStream& rng) const {
   if (!exact_) return argmax_omega(posterior_.sample(rng, context_->beta));
-  Eigen::Index best = 0;
-  exact_->sample_pathwise(rng, context_->beta).maxCoeff(&best);
-  return static_cast<int>(best);
+  return grid_argmax(exact_->sample_pathwise(rng, context_->beta)).index;
 }
 
 int FboAgent::argmax_omega(const Eigen::VectorXd& omega) const {
-  Eigen::Index best = 0;
-  (context_->grid_features * omega).maxCoeff(&best);
-  return static_cast<int>(best);
+  return grid_argmax(context_->grid_features * omega).index;
 }
 
 int FboAgent::argmax_joint(const Eigen::MatrixXd& joint) const {
-  if (joint.cols() == 1) return argmax_omega(joint.col(0));
-  const Eigen::MatrixXd values = context_->grid_features * joint;  // n_c x P
-  int best = 0;
-  double best_value = -std::numeric_limits<double>::infinity();
-  for (int j = 0; j < values.rows(); ++j) {
-    const double v = values(j, context_->grid_region[j]);
-    if (v > best_value) {
-      best_value = v;
-      best = j;
-    }
-  }
-  return best;
+  return grid_argmax_by_region(context_->grid_features, joint, context_->grid_region).index;
 }
 
 void FboAgent::observe(int index, double y) {
