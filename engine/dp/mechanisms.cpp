@@ -8,8 +8,8 @@
 
 namespace fedsim::dp {
 
-Eigen::VectorXd gaussian_mechanism(const Eigen::Ref<const Eigen::VectorXd>& value,
-                                   double noise_sd, RandomStream& rng) {
+Eigen::VectorXd gaussian_mechanism(const Eigen::Ref<const Eigen::VectorXd>& value, double noise_sd,
+                                   RandomStream& rng) {
   if (!(noise_sd >= 0.0) || !std::isfinite(noise_sd))
     throw std::invalid_argument("noise standard deviation must be a finite number >= 0");
   Eigen::VectorXd out = value;
@@ -27,8 +27,7 @@ std::vector<int> poisson_subsample(int n, double q, RandomStream& rng) {
 }
 
 SubsampledGaussianRelease subsampled_gaussian(const Eigen::Ref<const Eigen::MatrixXd>& members,
-                                              double q, double clip, double z,
-                                              RandomStream& rng,
+                                              double q, double clip, double z, RandomStream& rng,
                                               const Eigen::VectorXd& weights) {
   check_noise_multiplier(z);
   const int n = static_cast<int>(members.cols());

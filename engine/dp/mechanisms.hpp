@@ -1,17 +1,16 @@
 #pragma once
 /// The Gaussian and the Poisson-subsampled Gaussian mechanisms, drawing from an explicit
 /// RandomStream. The accountants in this folder price exactly these releases.
-#include <vector>
-
 #include <Eigen/Dense>
+#include <vector>
 
 #include "engine/rng.hpp"
 
 namespace fedsim::dp {
 
 /// value + N(0, noise_sd^2 I). noise_sd = z * sensitivity; noise_sd >= 0.
-Eigen::VectorXd gaussian_mechanism(const Eigen::Ref<const Eigen::VectorXd>& value,
-                                   double noise_sd, RandomStream& rng);
+Eigen::VectorXd gaussian_mechanism(const Eigen::Ref<const Eigen::VectorXd>& value, double noise_sd,
+                                   RandomStream& rng);
 
 /// Poisson subsampling: each of n members is chosen independently with probability q
 /// (one uniform draw per member, in order). Returns the chosen indices, ascending.
@@ -30,8 +29,7 @@ struct SubsampledGaussianRelease {
 /// or removing one member. Draws n uniforms then dim normals from rng. The caller rescales
 /// (e.g. divides by q) afterwards; post-processing does not change the privacy cost.
 SubsampledGaussianRelease subsampled_gaussian(const Eigen::Ref<const Eigen::MatrixXd>& members,
-                                              double q, double clip, double z,
-                                              RandomStream& rng,
+                                              double q, double clip, double z, RandomStream& rng,
                                               const Eigen::VectorXd& weights = {});
 
 }  // namespace fedsim::dp

@@ -43,10 +43,10 @@ class SubsampledGaussianPair {
   double x_of_remove_loss(double loss) const {
     if (loss <= log_1mq_) return -kInf;
     if (loss == kInf) return kInf;
-    const double eu_minus = std::expm1(loss) + q_;  // e^loss - 1 + q = q e^u
+    const double eu_minus = std::expm1(loss) + q_;       // e^loss - 1 + q = q e^u
     if (loss <= 1.0 && !(eu_minus > 0.0)) return -kInf;  // rounding just above log(1 - q)
-    const double log_eu = loss > 1.0 ? loss + std::log1p((q_ - 1.0) * std::exp(-loss))
-                                     : std::log(eu_minus);
+    const double log_eu =
+        loss > 1.0 ? loss + std::log1p((q_ - 1.0) * std::exp(-loss)) : std::log(eu_minus);
     return s_ * s_ * (log_eu - std::log(q_)) + 0.5;
   }
 
@@ -130,9 +130,8 @@ LossRange subsampled_gaussian_loss_range(double q, double z, PldDirection direct
   return SubsampledGaussianPair(q, z, direction).range(tail_mass);
 }
 
-DiscretePld subsampled_gaussian_pld(double q, double z, PldDirection direction,
-                                    double interval, Discretisation discretisation,
-                                    double tail_mass) {
+DiscretePld subsampled_gaussian_pld(double q, double z, PldDirection direction, double interval,
+                                    Discretisation discretisation, double tail_mass) {
   if (!(interval > 0.0) || !std::isfinite(interval))
     throw std::invalid_argument("PLD interval must be a finite number > 0");
   const LossRange range = subsampled_gaussian_loss_range(q, z, direction, tail_mass);
@@ -149,7 +148,8 @@ DiscretePld subsampled_gaussian_pld(double q, double z, PldDirection direction,
   // bins[i] = masses of (eps_{i-1}, eps_i], bins[0] = masses of (-inf, eps_lo].
   std::vector<Masses> bins(n);
   bins[0] = pair.masses(-kInf, eps(k_lo));
-  for (std::size_t i = 1; i < n; ++i) bins[i] = pair.masses(eps(k_lo + long(i) - 1), eps(k_lo + long(i)));
+  for (std::size_t i = 1; i < n; ++i)
+    bins[i] = pair.masses(eps(k_lo + long(i) - 1), eps(k_lo + long(i)));
   const Masses top = pair.masses(eps(k_hi), kInf);
 
   if (discretisation == Discretisation::round_up) {
@@ -164,7 +164,7 @@ DiscretePld subsampled_gaussian_pld(double q, double z, PldDirection direction,
   // d_i = (t_{i-1} Q_i - P_i) / (t_i - t_{i-1}) in [-Q_i, 0] comes from that bin's own masses,
   // so masses follow from bin masses without subtracting tail probabilities.
   const double up = std::expm1(interval), down = -std::expm1(-interval);  // e^D - 1, 1 - e^-D
-  // t_i d_i and t_i d_{i+1}, written with ratios of t so that no e^loss is formed.
+  // t_i d_i and t_i d_{i+1}, with t_i / (t_i - t_{i-1}) = 1 / (1 - e^-D) and so on.
   auto scaled_d_own = [&](std::size_t i) {  // t_i d_i
     if (i == 0) return -bins[0].p;
     return (std::exp(-interval) * bins[i].q * std::exp(eps(k_lo + long(i))) - bins[i].p) / down;

@@ -18,7 +18,9 @@ struct DiscretePld {
   std::vector<double> mass;
   double infinity_mass = 0.0;
 
-  double loss(std::size_t i) const { return static_cast<double>(offset + static_cast<long>(i)) * interval; }
+  double loss(std::size_t i) const {
+    return static_cast<double>(offset + static_cast<long>(i)) * interval;
+  }
 };
 
 /// delta(eps) of a discrete PLD.
@@ -54,8 +56,7 @@ LossRange subsampled_gaussian_loss_range(double q, double z, PldDirection direct
 /// The discretised PLD of one step of the Poisson-subsampled Gaussian mechanism (sensitivity 1,
 /// noise multiplier z, sampling probability q; q = 1 is the plain Gaussian mechanism). At most
 /// about tail_mass of the upper tail goes to infinity_mass; the lower tail is rounded up.
-DiscretePld subsampled_gaussian_pld(double q, double z, PldDirection direction,
-                                    double interval, Discretisation discretisation,
-                                    double tail_mass);
+DiscretePld subsampled_gaussian_pld(double q, double z, PldDirection direction, double interval,
+                                    Discretisation discretisation, double tail_mass);
 
 }  // namespace fedsim::dp

@@ -50,8 +50,8 @@ double PldAccountant::direction_epsilon(PldDirection direction, double delta,
     }
     std::vector<DiscretePld> plds;
     for (const auto& e : events_)
-      plds.push_back(subsampled_gaussian_pld(e.q, e.z, direction, interval,
-                                             options_.discretisation, step_tail));
+      plds.push_back(subsampled_gaussian_pld(e.q, e.z, direction, interval, options_.discretisation,
+                                             step_tail));
     std::vector<PldFactor> factors;
     for (std::size_t i = 0; i < plds.size(); ++i) factors.push_back({&plds[i], events_[i].steps});
     const GridWindow window = composition_window(factors, options_.tail_bound);
@@ -69,7 +69,11 @@ PldEpsilon PldAccountant::evaluate(double delta) const {
   if (steps_ == 0) return {0.0, options_.interval, 0.0};
   double remove_interval = options_.interval, add_interval = options_.interval;
   const double eps_remove = direction_epsilon(PldDirection::remove, delta, remove_interval);
-  const double eps_add = direction_epsilon(PldDirection::add, delta, add_interval);
+  // Without subsampling the two relations give the same PLD (the Gaussian is symmetric).
+  const bool all_gaussian =
+      std::all_of(events_.begin(), events_.end(), [](const Event& e) { return e.q == 1.0; });
+  const double eps_add =
+      all_gaussian ? eps_remove : direction_epsilon(PldDirection::add, delta, add_interval);
   const double interval = std::max(remove_interval, add_interval);
   return {std::max(eps_remove, eps_add), interval, static_cast<double>(steps_) * interval};
 }

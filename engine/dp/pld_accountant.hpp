@@ -25,7 +25,7 @@ struct PldOptions {
 /// What one evaluation found.
 struct PldEpsilon {
   double epsilon;
-  double interval;     ///< grid spacing actually used
+  double interval;  ///< grid spacing actually used
   /// Rigorous a priori bound on the discretisation error: reported - exact <= steps * interval.
   double error_bound;
 };

@@ -1,12 +1,11 @@
 #include "engine/dp/pld_composition.hpp"
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
 #include <stdexcept>
-
-#include <Eigen/Dense>
 #include <unsupported/Eigen/FFT>
 
 namespace fedsim::dp {
@@ -45,7 +44,7 @@ GridWindow composition_window(const std::vector<PldFactor>& factors, double tail
   check_factors(factors);
   const double interval = factors.front().pld->interval;
   long support_lo = 0, support_hi = 0;
-  std::vector<Eigen::ArrayXd> log_mass, loss;             // exact, one entry per bin
+  std::vector<Eigen::ArrayXd> log_mass, loss;  // exact, one entry per bin
   // Groups of bins with their total mass at the group's top or bottom edge: for lambda > 0
   // (< 0) that can only raise M(lambda), so the bound stays valid while costing little.
   std::vector<Eigen::ArrayXd> group_log_mass, group_top, group_bottom;
@@ -132,7 +131,8 @@ DiscretePld compose(const std::vector<PldFactor>& factors, const GridWindow& win
     // Folding modulo n is harmless: the result is read modulo n anyway.
     for (std::size_t i = 0; i < f.pld->mass.size(); ++i) buffer[i % size] += f.pld->mass[i];
     fft.fwd(spectrum, buffer);
-    for (std::size_t j = 0; j < product.size(); ++j) product[j] *= integer_power(spectrum[j], f.times);
+    for (std::size_t j = 0; j < product.size(); ++j)
+      product[j] *= integer_power(spectrum[j], f.times);
     base += f.times * f.pld->offset;
     log_finite += static_cast<double>(f.times) * std::log1p(-f.pld->infinity_mass);
   }

@@ -22,7 +22,7 @@ enum class RdpConversion {
   improved,
 };
 
-/// epsilon for the accumulated RDP curve at one order.
+/// epsilon for the accumulated RDP `rdp` (>= 0) at one order (> 1), delta in (0, 1).
 double rdp_to_epsilon(double order, double rdp, double delta, RdpConversion conversion);
 
 /// The smallest epsilon over a grid of orders, and the order that gave it.

@@ -38,8 +38,6 @@ struct RdpConvention {
 };
 
 /// The convention that reproduces the DP-FTS-DE paper: abadi orders, classic conversion.
-inline RdpConvention paper_rdp_convention() {
-  return {OrderGrid::abadi, RdpConversion::classic};
-}
+inline RdpConvention paper_rdp_convention() { return {OrderGrid::abadi, RdpConversion::classic}; }
 
 }  // namespace fedsim::dp

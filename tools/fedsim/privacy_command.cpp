@@ -1,4 +1,170 @@
+// `fedsim privacy`: epsilon of T releases of the Poisson-subsampled Gaussian mechanism, from
+// the moments (RDP) accountant or the tight (PLD) one.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "engine/dp/pld_accountant.hpp"
+#include "engine/dp/rdp_accountant.hpp"
+#include "engine/dp/rdp_conventions.hpp"
 #include "tools/fedsim/commands.hpp"
+
 namespace fedsim::cli {
-void add_privacy_command(CLI::App& app) { app.add_subcommand("privacy", "placeholder"); }
+namespace {
+
+struct PrivacyOptions {
+  double q = 0, z = 0, delta = 0, interval = 1e-4;
+  long steps = 0, agents = 0;
+  std::string accountant = "moments", orders = "fine", conversion = "improved";
+  std::string discretisation = "connect-the-dots";
+  bool paper = false, json = false;
+  // Which optional flags were given, to reject ones that do not apply.
+  bool has_delta = false, has_agents = false, has_rdp_flags = false, has_pld_flags = false;
+  bool has_orders_or_conversion = false;
+};
+
+std::string format(const char* fmt, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, x);
+  return buf;
 }
+
+// Two decimals like the paper, but keep small values readable.
+std::string format_epsilon(double eps) {
+  if (std::isinf(eps)) return "inf";
+  return format(eps >= 0.1 || eps == 0.0 ? "%.2f" : "%.3g", eps);
+}
+
+dp::Discretisation discretisation_from_string(const std::string& name) {
+  if (name == "connect-the-dots") return dp::Discretisation::connect_the_dots;
+  if (name == "round-up") return dp::Discretisation::round_up;
+  throw UsageError("unknown --discretisation '" + name + "' (allowed: connect-the-dots, round-up)");
+}
+
+double resolve_delta(const PrivacyOptions& o) {
+  if (o.has_delta == o.has_agents) throw UsageError("give exactly one of --delta and --agents");
+  if (o.has_agents) {
+    if (o.agents < 2) throw UsageError("--agents must be >= 2 (delta = 1/N^1.1 must be < 1)");
+    return std::pow(static_cast<double>(o.agents), -1.1);
+  }
+  if (!(o.delta > 0.0 && o.delta < 1.0)) throw UsageError("--delta must be in (0, 1)");
+  return o.delta;
+}
+
+void run_privacy(const PrivacyOptions& o) {
+  const double delta = resolve_delta(o);
+  if (!(o.q > 0.0 && o.q <= 1.0)) throw UsageError("--q must be in (0, 1]");
+  if (!(o.z > 0.0) || !std::isfinite(o.z)) throw UsageError("--z must be a finite number > 0");
+  if (o.steps < 0) throw UsageError("--steps must be >= 0");
+
+  nlohmann::json out{
+      {"q", o.q}, {"z", o.z}, {"steps", o.steps}, {"delta", delta}, {"accountant", o.accountant}};
+  if (o.has_agents) out["agents"] = o.agents;
+  std::string details, order_text;
+  double eps = 0.0;
+  if (o.accountant == "moments") {
+    if (o.has_pld_flags)
+      throw UsageError("--interval and --discretisation need --accountant tight");
+    if (o.paper && o.has_orders_or_conversion)
+      throw UsageError("--paper sets --orders and --conversion: give one or the others");
+    dp::RdpConvention convention = dp::paper_rdp_convention();
+    if (!o.paper) {
+      try {
+        convention = {dp::order_grid_from_string(o.orders),
+                      dp::rdp_conversion_from_string(o.conversion)};
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+      }
+    }
+    dp::RdpAccountant accountant(convention);
+    accountant.add_subsampled_gaussian(o.q, o.z, o.steps);
+    const dp::RdpEpsilon e = accountant.epsilon_and_order(delta);
+    eps = e.epsilon;
+    out["order"] = e.order;
+    out["orders"] = dp::to_string(convention.grid);
+    out["conversion"] = dp::to_string(convention.conversion);
+    details = "moments accountant [" + dp::to_string(convention.grid) + " orders, " +
+              dp::to_string(convention.conversion) + " conversion]";
+    order_text = ", optimal order " + format("%g", e.order);
+  } else if (o.accountant == "tight") {
+    if (o.has_rdp_flags)
+      throw UsageError("--orders, --conversion and --paper need --accountant moments");
+    if (!(o.interval > 0.0) || !std::isfinite(o.interval))
+      throw UsageError("--interval must be a finite number > 0");
+    dp::PldOptions options;
+    options.interval = o.interval;
+    options.discretisation = discretisation_from_string(o.discretisation);
+    dp::PldAccountant accountant(options);
+    accountant.add_subsampled_gaussian(o.q, o.z, o.steps);
+    const dp::PldEpsilon e = accountant.evaluate(delta);
+    eps = e.epsilon;
+    out["order"] = nullptr;
+    out["discretisation"] = o.discretisation;
+    out["interval"] = e.interval;
+    out["error_bound"] = e.error_bound;
+    details = "tight accountant [" + o.discretisation + ", interval " + format("%.1e", e.interval) +
+              ", error <= " + format("%.1e", e.error_bound) + "]";
+  } else {
+    throw UsageError("unknown --accountant '" + o.accountant + "' (allowed: moments, tight)");
+  }
+  // JSON has no infinity: an unbounded epsilon is written as null.
+  out["epsilon"] = std::isinf(eps) ? nlohmann::json(nullptr) : nlohmann::json(eps);
+  if (o.json) {
+    std::cout << out.dump() << "\n";
+    return;
+  }
+  std::cout << "epsilon = " << format_epsilon(eps) << " (delta = " << format("%.1e", delta) << ", "
+            << details << ", q = " << format("%g", o.q) << ", z = " << format("%g", o.z)
+            << ", steps = " << o.steps << order_text << ")\n";
+}
+
+}  // namespace
+
+void add_privacy_command(CLI::App& app) {
+  auto opt = std::make_shared<PrivacyOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "privacy",
+      "epsilon of T releases of the Poisson-subsampled Gaussian mechanism (valid for adding "
+      "and removing one member)");
+  cmd->add_option("--q", opt->q, "sampling probability per step, in (0, 1]")->required();
+  cmd->add_option("--z", opt->z, "noise multiplier: noise sd / clipping norm, > 0")->required();
+  cmd->add_option("--steps", opt->steps, "number of releases T, >= 0")->required();
+  auto* delta = cmd->add_option("--delta", opt->delta, "target delta, in (0, 1)");
+  auto* agents =
+      cmd->add_option("--agents", opt->agents, "N agents: delta = 1/N^1.1 (the paper's choice)");
+  cmd->add_option("--accountant", opt->accountant, "moments (RDP) or tight (PLD)")
+      ->capture_default_str();
+  auto* orders = cmd->add_option("--orders", opt->orders,
+                                 "moments: RDP orders fine|abadi|tf|tf-extended|tf-legacy")
+                     ->capture_default_str();
+  auto* conversion = cmd->add_option("--conversion", opt->conversion, "moments: improved|classic")
+                         ->capture_default_str();
+  auto* paper = cmd->add_flag(
+      "--paper", opt->paper,
+      "moments: the DP-FTS-DE paper's convention (--orders abadi --conversion classic)");
+  auto* interval =
+      cmd->add_option("--interval", opt->interval, "tight: grid spacing of privacy losses")
+          ->capture_default_str();
+  auto* discretisation =
+      cmd->add_option("--discretisation", opt->discretisation, "tight: connect-the-dots|round-up")
+          ->capture_default_str();
+  cmd->add_flag("--json", opt->json, "print one JSON object instead of a line");
+  cmd->callback([opt, delta, agents, orders, conversion, paper, interval, discretisation] {
+    opt->has_delta = delta->count() > 0;
+    opt->has_agents = agents->count() > 0;
+    opt->has_orders_or_conversion = orders->count() + conversion->count() > 0;
+    opt->has_rdp_flags = opt->has_orders_or_conversion || paper->count() > 0;
+    opt->has_pld_flags = interval->count() + discretisation->count() > 0;
+    try {
+      run_privacy(*opt);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  });
+}
+
+}  // namespace fedsim::cli

@@ -1,8 +1,7 @@
-#include <catch2/catch.hpp>
-
-#include <cmath>
-
 #include "engine/dp/analytic_gaussian.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
 
 using namespace fedsim::dp;
 
@@ -27,7 +26,8 @@ double delta_by_quadrature(double eps, double s) {
 
 TEST_CASE("analytic Gaussian delta: hand value and the privacy-loss integral", "[dp][gaussian]") {
   // sigma = 1, eps = 1: Phi(-0.5) - e Phi(-1.5) = 0.3085375387 - 2.718281828 * 0.0668072013.
-  CHECK(gaussian_delta(1.0, 1.0) == Approx(0.3085375387 - 2.718281828 * 0.0668072013).epsilon(1e-9));
+  CHECK(gaussian_delta(1.0, 1.0) ==
+        Approx(0.3085375387 - 2.718281828 * 0.0668072013).epsilon(1e-9));
   for (double s : {0.2, 1.0, 5.0})
     for (double eps : {0.0, 0.5, 2.0, 8.0}) {
       INFO("sigma = " << s << ", eps = " << eps);

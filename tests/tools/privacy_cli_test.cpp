@@ -1,0 +1,103 @@
+// End to end: runs the `fedsim` binary and checks what `fedsim privacy` prints and returns.
+#include <sys/wait.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace {
+struct Run {
+  int code;
+  std::string out;
+};
+
+// `redirect` picks the stream: "2>/dev/null" for stdout, "2>&1 1>/dev/null" for stderr.
+Run run(const std::string& args, const std::string& redirect = "2>/dev/null") {
+  const std::string command = std::string(FEDSIM_BINARY) + " " + args + " " + redirect;
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, pipe) != nullptr) out += buf;
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+}  // namespace
+
+TEST_CASE("fedsim privacy --paper prints the paper's five privacy losses", "[cli][dp]") {
+  struct Case {
+    const char* args;
+    const char* eps;
+  };
+  for (Case c : {Case{"--q 0.15 --z 1", "5.93"}, Case{"--q 0.25 --z 1", "9.91"},
+                 Case{"--q 0.5 --z 1", "20.12"}, Case{"--q 0.25 --z 1.2", "7.39"},
+                 Case{"--q 0.25 --z 1.5", "5.22"}}) {
+    const Run r = run(std::string("privacy ") + c.args + " --steps 40 --agents 200 --paper");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(count_lines(r.out) == 1);
+    CHECK(r.out.rfind(std::string("epsilon = ") + c.eps + " (delta = 2.9e-03, moments accountant",
+                      0) == 0);
+  }
+  const Run r = run("privacy --q 0.25 --z 1 --steps 40 --agents 200 --paper");
+  CHECK(r.out.find("optimal order 2)") != std::string::npos);
+}
+
+TEST_CASE("fedsim privacy --json prints one object with the result and its inputs", "[cli][dp]") {
+  const Run m = run("privacy --q 0.25 --z 1 --steps 40 --agents 200 --paper --json");
+  REQUIRE(m.code == 0);
+  const auto moments = nlohmann::json::parse(m.out);
+  CHECK(moments.at("accountant") == "moments");
+  CHECK(moments.at("epsilon").get<double>() == Approx(9.9085).margin(1e-4));
+  CHECK(moments.at("delta").get<double>() == Approx(std::pow(200.0, -1.1)).epsilon(1e-12));
+  CHECK(moments.at("order").get<double>() == 2.0);
+  CHECK(moments.at("q").get<double>() == 0.25);
+  CHECK(moments.at("z").get<double>() == 1.0);
+  CHECK(moments.at("steps").get<long>() == 40);
+  CHECK(moments.at("orders") == "abadi");
+  CHECK(moments.at("conversion") == "classic");
+
+  const Run t = run("privacy --q 0.25 --z 1 --steps 40 --agents 200 --accountant tight --json");
+  REQUIRE(t.code == 0);
+  const auto tight = nlohmann::json::parse(t.out);
+  CHECK(tight.at("accountant") == "tight");
+  CHECK(tight.at("order").is_null());
+  CHECK(tight.at("epsilon").get<double>() < moments.at("epsilon").get<double>());
+  CHECK(tight.at("error_bound").get<double>() == Approx(40 * 1e-4));
+}
+
+TEST_CASE("fedsim privacy without --paper uses the modern moments convention", "[cli][dp]") {
+  const Run r = run("privacy --q 0.25 --z 1 --steps 40 --delta 1e-5");
+  CHECK(r.code == 0);
+  CHECK(r.out.find("fine orders, improved conversion") != std::string::npos);
+}
+
+TEST_CASE("fedsim privacy rejects bad arguments with one line and exit code 2", "[cli][dp]") {
+  for (const char* args :
+       {"--q 0 --z 1 --steps 40 --delta 1e-5", "--q 1.5 --z 1 --steps 40 --delta 1e-5",
+        "--q 0.5 --z 0 --steps 40 --delta 1e-5", "--q 0.5 --z 1 --steps -1 --delta 1e-5",
+        "--q 0.5 --z 1 --steps 40 --delta 1", "--q 0.5 --z 1 --steps 40",
+        "--q 0.5 --z 1 --steps 40 --delta 1e-5 --agents 200", "--q 0.5 --z 1 --steps 40 --agents 1",
+        "--q 0.5 --z 1 --steps 40 --delta 1e-5 --accountant exact",
+        "--q 0.5 --z 1 --steps 40 --delta 1e-5 --orders prime",
+        "--q 0.5 --z 1 --steps 40 --delta 1e-5 --paper --conversion improved",
+        "--q 0.5 --z 1 --steps 40 --delta 1e-5 --accountant tight --paper",
+        "--q 0.5 --z 1 --steps 40 --delta 1e-5 --interval 0.01",
+        "--q 0.5 --z 1 --steps 40 --delta 1e-5 --accountant tight --interval 0",
+        "--q abc --z 1 --steps 40 --delta 1e-5", "--z 1 --steps 40 --delta 1e-5"}) {
+    INFO(args);
+    const Run err = run(std::string("privacy ") + args, "2>&1 1>/dev/null");
+    CHECK(err.code == 2);
+    CHECK(count_lines(err.out) == 1);
+    CHECK(err.out.rfind("fedsim: error: ", 0) == 0);
+    CHECK(run(std::string("privacy ") + args).out.empty());
+  }
+}
