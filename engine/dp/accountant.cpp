@@ -10,9 +10,10 @@ namespace fedsim::dp {
 
 std::unique_ptr<Accountant> make_accountant(std::string_view name) {
   if (name == "moments") return std::make_unique<RdpAccountant>();
+  if (name == "moments-paper") return std::make_unique<RdpAccountant>(paper_rdp_convention());
   if (name == "tight") return std::make_unique<PldAccountant>();
   throw std::invalid_argument("unknown accountant '" + std::string(name) +
-                              "' (allowed: moments, tight)");
+                              "' (allowed: moments, moments-paper, tight)");
 }
 
 }  // namespace fedsim::dp

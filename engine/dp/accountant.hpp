@@ -28,7 +28,8 @@ class Accountant {
   virtual std::string name() const = 0;
 };
 
-/// "moments": RdpAccountant with the default (modern) convention; "tight": PldAccountant with
+/// "moments": RdpAccountant with the default (modern) convention; "moments-paper": the
+/// convention that reproduces DP-FTS-DE's published losses; "tight": PldAccountant with
 /// default options. Throws std::invalid_argument naming the allowed values otherwise.
 std::unique_ptr<Accountant> make_accountant(std::string_view name);
 

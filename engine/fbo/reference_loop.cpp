@@ -67,6 +67,22 @@ void ReferenceConfig::validate() const {
   if (is_private()) dp::make_accountant(accountant);  // throws on an unknown name
 }
 
+std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& config,
+                                                       const Grid& grid) {
+  const std::uint64_t feature_seed = RandomStream(config.seed, "features").key();
+  return std::make_shared<const AgentContext>(
+      grid, RandomFourierFeatures(grid.dim(), config.features,
+                                  SeKernel{config.kernel_lengthscale, 1.0}, feature_seed),
+      Partition(Box::unit(grid.dim()), config.effective_regions()), config.lambda, config.beta,
+      config.local_sampler);
+}
+
+std::vector<int> assign_regions(int agents, int regions) {
+  std::vector<int> out(agents);
+  for (int n = 0; n < agents; ++n) out[n] = n % regions;
+  return out;
+}
+
 ReferenceResult run_reference(const ReferenceConfig& config) {
   config.validate();
   return run_reference(config, make_synthetic_objectives(config.objective, config.agents,
@@ -80,19 +96,11 @@ ReferenceResult run_reference(const ReferenceConfig& config, const GridObjective
     throw std::invalid_argument("one objective per agent expected");
   const Grid& grid = objectives.front()->grid();
 
-  const std::uint64_t feature_seed = RandomStream(config.seed, "features").key();
-  auto context = std::make_shared<const AgentContext>(
-      grid, RandomFourierFeatures(grid.dim(), config.features,
-                                  SeKernel{config.kernel_lengthscale, 1.0}, feature_seed),
-      Partition(Box::unit(grid.dim()), P), config.lambda, config.beta, config.local_sampler);
-
+  const auto context = make_agent_context(config, grid);
+  const std::vector<int> assignment = assign_regions(N, P);
   std::vector<FboAgent> agents;
-  std::vector<int> assignment(N);
   agents.reserve(N);
-  for (int n = 0; n < N; ++n) {
-    assignment[n] = n % P;  // about N / P agents per sub-region
-    agents.emplace_back(n, assignment[n], context);
-  }
+  for (int n = 0; n < N; ++n) agents.emplace_back(n, assignment[n], context);
 
   ReferenceResult result;
   result.delta = config.effective_delta();

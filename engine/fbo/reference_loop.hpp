@@ -3,6 +3,7 @@
 /// DP-FTS or DP-FTS-DE on the synthetic objective, with every random draw taken from a stream
 /// keyed by (seed, purpose, agent, iteration). The baseline every actor run is compared to.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,13 @@ struct ReferenceResult {
   /// Mean over agents of simple regret at each iteration 0..T (index = iteration).
   std::vector<double> mean_simple_regret;
 };
+
+/// The agents' shared context for a run: the grid, the random features keyed by the seed,
+/// DE's partition into effective_regions() sub-regions. Actor runs build theirs the same way.
+std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& config,
+                                                       const Grid& grid);
+/// The sub-region each agent explores: agent n explores n mod P (about N / P per sub-region).
+std::vector<int> assign_regions(int agents, int regions);
 
 /// Runs the loop on the synthetic objective built from config.objective and config.seed.
 ReferenceResult run_reference(const ReferenceConfig& config);

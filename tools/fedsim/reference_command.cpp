@@ -9,7 +9,7 @@
 
 #include "engine/fbo/reference_loop.hpp"
 #include "tools/fedsim/commands.hpp"
-#include "tools/fedsim/output_files.hpp"
+#include "actors/csv_writer.hpp"
 
 namespace fedsim::cli {
 namespace {
@@ -26,14 +26,14 @@ struct ReferenceOptions {
 };
 
 void write_observations(const std::filesystem::path& file, const fbo::ReferenceResult& r) {
-  CsvWriter csv(file, {"agent", "iteration", "x", "y", "f", "simple_regret", "branch", "source"});
+  actors::CsvWriter csv(file, {"agent", "iteration", "x", "y", "f", "simple_regret", "branch", "source"});
   for (const auto& o : r.observations)
     csv.row(o.agent, o.iteration, o.x, o.y, o.f, o.simple_regret, fbo::to_string(o.branch),
             o.source);
 }
 
 void write_rounds(const std::filesystem::path& file, const fbo::ReferenceResult& r) {
-  CsvWriter csv(file, {"round", "received", "rejected", "selected", "clipped", "phi_max",
+  actors::CsvWriter csv(file, {"round", "received", "rejected", "selected", "clipped", "phi_max",
                        "noise_std", "epsilon"});
   for (const auto& x : r.rounds)
     csv.row(x.round, x.stats.received, x.stats.rejected, x.stats.selected, x.stats.clipped,

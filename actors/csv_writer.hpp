@@ -9,7 +9,7 @@
 #include <string>
 #include <type_traits>
 
-namespace fedsim::cli {
+namespace fedsim::actors {
 
 class CsvWriter {
  public:
@@ -45,4 +45,4 @@ class CsvWriter {
   std::ofstream out_;
 };
 
-}  // namespace fedsim::cli
+}  // namespace fedsim::actors

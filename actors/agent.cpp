@@ -1,0 +1,164 @@
+#include "actors/agent.hpp"
+
+#include <cmath>
+
+namespace fedsim::actors {
+namespace {
+
+using self_ptr = caf::stateful_actor<AgentActorState>*;
+
+void send_to(self_ptr self, node_id to, caf::message payload, std::uint64_t bytes = 0) {
+  auto& s = self->state;
+  self->send(s.shared->network, envelope{s.id, to, 0.0, bytes, std::move(payload)});
+}
+
+void start_iteration(self_ptr self) {
+  auto& s = self->state;
+  const auto& cfg = s.shared->config;
+  const int t = s.iteration + 1;
+  RandomStream rng(cfg.seed, "agent.choose", s.id, t);
+  const broadcast* b = s.latest ? &*s.latest : nullptr;
+  fbo::Choice c;
+  switch (cfg.algorithm) {
+    case fbo::Algorithm::ts: c = fbo::ts_choose(*s.agent, rng); break;
+    case fbo::Algorithm::fts: {
+      // One-shot: the first broadcast's messages only; otherwise the newest relayed set.
+      if (b && b->released && b->round > s.used_round && (!cfg.fts_one_shot || s.used_round < 0)) {
+        std::vector<const Eigen::VectorXd*> inbox(cfg.agents, nullptr);
+        auto& columns = s.fts_messages;  // the pool points into these
+        columns.resize(b->sources.size());
+        for (size_t k = 0; k < b->sources.size(); ++k) {
+          columns[k] = Eigen::Map<const Eigen::VectorXd>(b->joint.begin() + k * b->rows, b->rows);
+          inbox[b->sources[k]] = &columns[k];
+        }
+        s.pool = fbo::FtsMessagePool(cfg.fts_one_shot);
+        s.pool.reset(inbox, static_cast<int>(s.id));
+      }
+      c = fbo::fts_choose(*s.agent, t, s.pool, cfg.p_schedule, cfg.p1_equals_p2, rng);
+      break;
+    }
+    default: {
+      if (b && b->released) {
+        const Eigen::Map<const Eigen::MatrixXd> joint(b->joint.begin(), b->rows, b->cols);
+        const Eigen::MatrixXd j = joint;
+        c = fbo::de_choose(*s.agent, t, &j, cfg.p_schedule, cfg.p1_equals_p2, rng);
+      } else {
+        c = fbo::de_choose(*s.agent, t, nullptr, cfg.p_schedule, cfg.p1_equals_p2, rng);
+      }
+    }
+  }
+  if (b) s.used_round = b->round;
+  s.pending.assign(1, c);
+  s.pending_report_round = s.used_round + 1;
+  s.busy = true;
+  send_to(self, s.id, caf::make_message(timer{0, s.pending_report_round, 1}));
+}
+
+void maybe_continue(self_ptr self) {
+  auto& s = self->state;
+  if (!s.started || s.busy || !s.alive || s.done) return;
+  const bool alone = s.shared->config.algorithm == fbo::Algorithm::ts;
+  if (alone || !s.shared->wait_for_broadcast ||
+      (s.latest && s.latest->round >= s.pending_report_round))
+    start_iteration(self);
+}
+
+void finish_evaluations(self_ptr self, double now) {
+  auto& s = self->state;
+  const auto& cfg = s.shared->config;
+  const GridObjective& f = *s.shared->objectives[s.id];
+  const double noise_sd = std::sqrt(cfg.noise_variance);
+  const bool initial = s.pending.front().branch == fbo::Branch::init;
+  const int n = static_cast<int>(s.pending.size());
+  for (int k = 0; k < n; ++k) {
+    const fbo::Choice& c = s.pending[k];
+    const double fx = f.value_at(c.index);
+    const double y = fx + noise_sd * s.noise->normal();
+    s.agent->observe(c.index, y);
+    s.best = s.has_best ? std::max(s.best, fx) : fx;
+    s.has_best = true;
+    const int iteration = initial ? k - n + 1 : s.iteration + 1;
+    self->send(s.shared->recorder,
+               observation_event{static_cast<std::int32_t>(s.id), iteration, c.index, now,
+                                 s.shared->context->grid.points(c.index, 0), y, fx,
+                                 f.optimum_value() - s.best, static_cast<std::int32_t>(c.branch),
+                                 c.source});
+  }
+  if (!initial) ++s.iteration;
+  s.pending.clear();
+  s.busy = false;
+  if (s.iteration >= cfg.iterations) {
+    s.done = true;
+    send_to(self, server_node, caf::make_message(agent_done{s.id}));
+    return;
+  }
+  if (cfg.algorithm != fbo::Algorithm::ts) {
+    RandomStream rng(cfg.seed, "agent.message", s.id, s.iteration);
+    const Eigen::VectorXd omega = s.agent->sample_message(rng);
+    report r{s.pending_report_round, s.id, std::vector<double>(omega.data(), omega.data() + omega.size())};
+    send_to(self, server_node, caf::make_message(std::move(r)),
+            static_cast<std::uint64_t>(omega.size()) * sizeof(double) + 16);
+  }
+  maybe_continue(self);
+}
+
+void reset_agent(self_ptr self) {
+  auto& s = self->state;
+  const int P = s.shared->context->partition.size();
+  s.agent.emplace(static_cast<int>(s.id), static_cast<int>(s.id) % P, s.shared->context);
+}
+
+}  // namespace
+
+caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id,
+                          std::shared_ptr<const AgentShared> shared) {
+  auto& s = self->state;
+  s.id = id;
+  s.shared = std::move(shared);
+  s.noise.emplace(s.shared->config.seed, "agent.noise", id);
+  reset_agent(self);
+  return {
+      [self](kickoff, virtual_time) {
+        auto& s = self->state;
+        if (s.started || !s.alive) return caf::ok_atom_v;
+        s.started = true;
+        const auto& cfg = s.shared->config;
+        RandomStream rng(cfg.seed, "agent.init", s.id);
+        const bool in_region = cfg.explore_own_region && s.shared->context->partition.size() > 1;
+        s.pending.clear();
+        for (int idx : s.agent->initial_design(cfg.n_init, in_region, rng))
+          s.pending.push_back({idx, fbo::Branch::init, -1});
+        s.pending_report_round = 0;
+        s.busy = true;
+        send_to(self, s.id, caf::make_message(timer{0, 0, cfg.n_init}));
+        return caf::ok_atom_v;
+      },
+      [self](const timer& tm, virtual_time vt) {
+        auto& s = self->state;
+        if (s.alive && s.busy && tm.round == s.pending_report_round) finish_evaluations(self, vt.seconds);
+        return caf::ok_atom_v;
+      },
+      // Payloads are shared by every recipient: handlers take them by const reference.
+      [self](const broadcast& b, virtual_time) {
+        auto& s = self->state;
+        if (!s.latest || b.round > s.latest->round) s.latest = b;
+        maybe_continue(self);
+        return caf::ok_atom_v;
+      },
+      [self](const crash_notice& c, virtual_time) {
+        auto& s = self->state;
+        s.alive = false;
+        s.busy = false;  // evaluations in flight are lost with the crash
+        s.pending.clear();
+        if (!c.keep_state) reset_agent(self);
+        return caf::ok_atom_v;
+      },
+      [self](recover_notice, virtual_time) {
+        self->state.alive = true;
+        maybe_continue(self);
+        return caf::ok_atom_v;
+      },
+  };
+}
+
+}  // namespace fedsim::actors

@@ -1,0 +1,96 @@
+#include "actors/federation.hpp"
+
+#include <chrono>
+
+#include "actors/accountant.hpp"
+#include "actors/agent.hpp"
+#include "actors/server.hpp"
+
+namespace fedsim::actors {
+
+RunResult run_federation(const scenario::ScenarioConfig& config, const RunOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const fbo::ReferenceConfig& algo = config.algorithm;
+  const int N = algo.agents;
+  const bool is_private = algo.is_private();
+
+  // Engine objects, built once and shared read-only by every agent.
+  const GridObjectives objectives = make_synthetic_objectives(algo.objective, N, algo.seed);
+  const auto context = fbo::make_agent_context(algo, objectives.front()->grid());
+  const NetworkPlan plan = make_network_plan(config);
+
+  caf::actor_system_config cfg;
+  cfg.add_message_types<caf::id_block::fedsim>();
+  if (options.threads > 0) cfg.set("scheduler.max-threads", options.threads);
+  caf::actor_system system{cfg};
+
+  const caf::actor recorder = system.spawn(recorder_actor, options.on_round);
+  caf::actor accountant;
+  if (is_private)
+    accountant = system.spawn(accountant_actor, config.privacy.accountant,
+                              algo.effective_delta(), config.privacy.budget);
+  const caf::actor network = system.spawn(network_actor, plan);
+
+  auto agent_shared = std::make_shared<AgentShared>();
+  agent_shared->context = context;
+  agent_shared->objectives = objectives;
+  agent_shared->config = algo;
+  agent_shared->wait_for_broadcast = config.policy.kind != scenario::PolicyConfig::Kind::async;
+  agent_shared->network = network;
+  agent_shared->recorder = recorder;
+  std::vector<caf::actor> agents;
+  agents.reserve(N);
+  for (int n = 0; n < N; ++n)
+    agents.push_back(system.spawn(agent_actor, static_cast<node_id>(n),
+                                  std::shared_ptr<const AgentShared>(agent_shared)));
+
+  auto server_shared = std::make_shared<ServerShared>();
+  server_shared->config = algo;
+  server_shared->policy = config.policy;
+  server_shared->assignment = fbo::assign_regions(N, algo.effective_regions());
+  server_shared->network = network;
+  server_shared->recorder = recorder;
+  server_shared->accountant = accountant;
+  const caf::actor server =
+      system.spawn(server_actor, std::shared_ptr<const ServerShared>(server_shared));
+
+  RunResult result;
+  result.delta = algo.effective_delta();
+  caf::scoped_actor self{system};
+  std::string failure;
+  auto on_error = [&](const caf::error& e) { failure = system.render(e); };
+  self->send(network, caf::put_atom::value, agents, server, recorder, config.output.events);
+  self->request(network, caf::infinite, run_atom::value)
+      .receive(
+          [&](std::uint64_t sent, std::uint64_t delivered, std::uint64_t dropped,
+              std::uint64_t duplicated, std::uint64_t corrupted, std::uint64_t bytes,
+              double final_time) {
+            result.network = {sent, delivered, dropped, duplicated, corrupted, bytes, final_time};
+          },
+          on_error);
+  if (failure.empty())
+    self->request(recorder, caf::infinite, finish_atom::value, options.out_dir,
+                  config.output.events, static_cast<std::int32_t>(N),
+                  static_cast<std::int32_t>(algo.iterations))
+        .receive([&](std::vector<double>& curve) { result.mean_simple_regret = std::move(curve); },
+                 on_error);
+  if (failure.empty() && is_private)
+    self->request(accountant, caf::infinite, caf::get_atom::value)
+        .receive(
+            [&](privacy_status& st) {
+              result.epsilon = st.epsilon;
+              result.releases = st.steps;
+            },
+            on_error);
+
+  for (const auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
+  for (const auto& a : {network, server, recorder, accountant})
+    if (a) self->send_exit(a, caf::exit_reason::user_shutdown);
+  if (!failure.empty()) throw std::runtime_error("federation run failed: " + failure);
+  if (!result.mean_simple_regret.empty()) result.final_simple_regret = result.mean_simple_regret.back();
+  result.wall_time =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace fedsim::actors

@@ -1,0 +1,34 @@
+#pragma once
+/// Spawns and wires one federation run from a validated scenario configuration and runs it in
+/// virtual time to completion: the entry point of `fedsim run`, and the embedding API for a
+/// program that wants a federation inside its own code.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "actors/network.hpp"
+#include "actors/recorder.hpp"
+#include "scenarios/config.hpp"
+
+namespace fedsim::actors {
+
+struct RunOptions {
+  std::string out_dir = "out/run";  ///< observations.csv, rounds.csv, events.jsonl go here
+  int threads = 0;                  ///< CAF scheduler threads (0: CAF's default)
+  RoundCallback on_round;           ///< progress, called for every finished round
+};
+
+struct RunResult {
+  std::vector<double> mean_simple_regret;  ///< after iterations 0 .. T, mean over agents
+  double final_simple_regret = 0.0;
+  double epsilon = 0.0;        ///< privacy spent (0 for non-private algorithms)
+  double delta = 0.0;
+  std::int64_t releases = 0;   ///< private releases charged to the accountant
+  NetworkTotals network;
+  double wall_time = 0.0;      ///< seconds
+};
+
+/// Runs the federation described by `config` (already finalized). Throws on a setup error.
+RunResult run_federation(const scenario::ScenarioConfig& config, const RunOptions& options);
+
+}  // namespace fedsim::actors

@@ -1,0 +1,248 @@
+#pragma once
+/// Every message exchanged by fedsim's actors: plain structs with a CAF inspect overload (so
+/// they can cross a process boundary), registered in one type-ID block. Nothing else lives here.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+namespace fedsim::actors {
+
+/// Address of a federation member on the simulated network: agents are 0 .. N-1.
+using node_id = std::uint32_t;
+constexpr node_id server_node = 0xFFFFFF00u;
+
+/// An immutable vector shared by reference: one broadcast buffer serves every recipient.
+struct shared_buffer {
+  std::shared_ptr<const std::vector<double>> data;
+  std::size_t size() const { return data ? data->size() : 0; }
+  const double* begin() const { return data ? data->data() : nullptr; }
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, shared_buffer& x) {
+  // Serialisation copies the contents; loading makes a fresh shared buffer.
+  std::vector<double> tmp = x.data ? *x.data : std::vector<double>{};
+  auto load = caf::meta::load_callback([&]() -> caf::error {
+    x.data = std::make_shared<const std::vector<double>>(std::move(tmp));
+    return caf::none;
+  });
+  return f(caf::meta::type_name("shared_buffer"), tmp, load);
+}
+
+/// What every federation actor sends to the network: a payload for `to`, leaving the sender
+/// after `delay` virtual seconds (its compute time, or a timer's delay), `bytes` long on the
+/// wire. A timer is an envelope addressed to its sender.
+struct envelope {
+  node_id from = 0;
+  node_id to = 0;
+  double delay = 0.0;
+  std::uint64_t bytes = 0;
+  caf::message payload;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, envelope& x) {
+  return f(caf::meta::type_name("envelope"), x.from, x.to, x.delay, x.bytes, x.payload);
+}
+
+/// Appended by the network to every payload it delivers: the virtual time of delivery.
+struct virtual_time {
+  double seconds = 0.0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, virtual_time& x) {
+  return f(caf::meta::type_name("virtual_time"), x.seconds);
+}
+
+/// Server -> agents at time 0: run the initial design (round 0).
+struct kickoff {};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, kickoff&) {
+  return f(caf::meta::type_name("kickoff"));
+}
+
+/// Server -> agents: the result of round `round`. `joint` is column-major `rows` = M by
+/// `cols`: DE's omega^joint (cols = P), or for FTS the relayed vectors of the agents listed
+/// in `sources` (one column each). released = false when the server withheld the aggregate
+/// (privacy budget exhausted): agents then continue with local TS.
+struct broadcast {
+  std::int32_t round = 0;
+  std::int32_t rows = 0;
+  std::int32_t cols = 0;
+  bool released = true;
+  shared_buffer joint;
+  std::vector<std::int32_t> sources;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, broadcast& x) {
+  return f(caf::meta::type_name("broadcast"), x.round, x.rows, x.cols, x.released, x.joint,
+           x.sources);
+}
+
+/// Agent -> server: omega_{n,t}, meant for the server's round `round` (the round after the
+/// broadcast the agent last used; 0 after the initial design).
+struct report {
+  std::int32_t round = 0;
+  node_id agent = 0;
+  std::vector<double> omega;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, report& x) {
+  return f(caf::meta::type_name("report"), x.round, x.agent, x.omega);
+}
+
+/// A self-addressed wake-up: the server's deadline for a round, or an agent's evaluations
+/// finishing (the network charges `evaluations` times the agent's compute time).
+struct timer {
+  std::int32_t tag = 0;
+  std::int32_t round = 0;
+  std::int32_t evaluations = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, timer& x) {
+  return f(caf::meta::type_name("timer"), x.tag, x.round, x.evaluations);
+}
+
+/// Agent -> server: this agent has finished its T iterations and will report no more.
+struct agent_done {
+  node_id agent = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, agent_done& x) {
+  return f(caf::meta::type_name("agent_done"), x.agent);
+}
+
+/// Network -> a node: you crash now (state kept or lost on recovery).
+struct crash_notice {
+  bool keep_state = true;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, crash_notice& x) {
+  return f(caf::meta::type_name("crash_notice"), x.keep_state);
+}
+
+/// Network -> a node: you are back.
+struct recover_notice {};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, recover_notice&) {
+  return f(caf::meta::type_name("recover_notice"));
+}
+
+/// Network -> server: the failure detector saw `agent` crash (or come back).
+struct membership_notice {
+  node_id agent = 0;
+  bool alive = false;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, membership_notice& x) {
+  return f(caf::meta::type_name("membership_notice"), x.agent, x.alive);
+}
+
+/// Agent -> recorder: one query (fbo::ObservationRecord plus the virtual time).
+struct observation_event {
+  std::int32_t agent = 0;
+  std::int32_t iteration = 0;
+  std::int32_t index = 0;
+  double time = 0.0;
+  double x = 0.0;
+  double y = 0.0;
+  double f = 0.0;
+  double simple_regret = 0.0;
+  std::int32_t branch = 0;
+  std::int32_t source = -1;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, observation_event& x) {
+  return f(caf::meta::type_name("observation_event"), x.agent, x.iteration, x.index, x.time, x.x,
+           x.y, x.f, x.simple_regret, x.branch, x.source);
+}
+
+/// Server -> recorder: what one round did.
+struct round_event {
+  std::int32_t round = 0;
+  double time = 0.0;
+  std::int32_t participants = 0;  ///< vectors aggregated
+  std::int32_t late = 0;
+  std::int32_t dropped = 0;
+  std::int32_t rejected = 0;
+  std::int32_t clipped = 0;
+  std::int32_t alive = 0;
+  double noise_std = 0.0;
+  double epsilon = 0.0;
+  bool released = true;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, round_event& x) {
+  return f(caf::meta::type_name("round_event"), x.round, x.time, x.participants, x.late,
+           x.dropped, x.rejected, x.clipped, x.alive, x.noise_std, x.epsilon, x.released);
+}
+
+/// Network or server -> recorder: one line of events.jsonl. `seq` orders events of the same
+/// source and time.
+struct network_event {
+  double time = 0.0;
+  std::uint64_t seq = 0;
+  std::string kind;  ///< send, deliver, drop, duplicate, crash, recover, corrupt, reject
+  node_id from = 0;
+  node_id to = 0;
+  std::string payload;  ///< payload type
+  std::int32_t round = -1;
+  std::uint64_t bytes = 0;
+  std::string reason;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, network_event& x) {
+  return f(caf::meta::type_name("network_event"), x.time, x.seq, x.kind, x.from, x.to, x.payload,
+           x.round, x.bytes, x.reason);
+}
+
+/// Accountant replies: epsilon so far and whether the requested step was granted.
+struct privacy_status {
+  bool granted = true;
+  double epsilon = 0.0;
+  std::int64_t steps = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, privacy_status& x) {
+  return f(caf::meta::type_name("privacy_status"), x.granted, x.epsilon, x.steps);
+}
+
+using run_atom = caf::atom_constant<caf::atom("run")>;
+using charge_atom = caf::atom_constant<caf::atom("charge")>;
+using finish_atom = caf::atom_constant<caf::atom("finish")>;
+
+}  // namespace fedsim::actors
+
+CAF_BEGIN_TYPE_ID_BLOCK(fedsim, caf::first_custom_type_id)
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::shared_buffer))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::envelope))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::virtual_time))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::kickoff))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::broadcast))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::report))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::timer))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::agent_done))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::crash_notice))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::recover_notice))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::membership_notice))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::observation_event))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::round_event))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::network_event))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::privacy_status))
+CAF_END_TYPE_ID_BLOCK(fedsim)

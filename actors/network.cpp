@@ -1,0 +1,211 @@
+#include "actors/network.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "engine/rng.hpp"
+
+namespace fedsim::actors {
+namespace {
+
+using self_ptr = caf::stateful_actor<NetworkState>*;
+
+bool is_agent(node_id n, const NetworkState& s) { return n < s.plan.agents.size(); }
+
+/// The payload's type name and round, for the event log.
+std::pair<const char*, std::int32_t> describe(const caf::message& m) {
+  if (m.match_elements<report>()) return {"report", m.get_as<report>(0).round};
+  if (m.match_elements<broadcast>()) return {"broadcast", m.get_as<broadcast>(0).round};
+  if (m.match_elements<kickoff>()) return {"kickoff", 0};
+  if (m.match_elements<agent_done>()) return {"agent_done", -1};
+  if (m.match_elements<timer>()) return {"timer", m.get_as<timer>(0).round};
+  if (m.match_elements<crash_notice>()) return {"crash_notice", -1};
+  if (m.match_elements<recover_notice>()) return {"recover_notice", -1};
+  if (m.match_elements<membership_notice>()) return {"membership_notice", -1};
+  return {"other", -1};
+}
+
+void log(self_ptr self, const char* kind, const envelope& env, const std::string& reason = {}) {
+  auto& s = self->state;
+  if (!s.wiring.log_events || !s.wiring.recorder) return;
+  const auto [payload, round] = describe(env.payload);
+  self->send(s.wiring.recorder, network_event{s.now, s.log_seq++, kind, env.from, env.to,
+                                              payload, round, env.bytes, reason});
+}
+
+void enqueue(self_ptr self, double time, node_id sender, std::uint64_t counter,
+             std::uint32_t copy, bool system, envelope env) {
+  self->state.queue.push(PendingEvent{time, sender, counter, copy, system, std::move(env)});
+}
+
+/// A system event from the network itself (crash and recovery notices).
+void enqueue_system(self_ptr self, double time, node_id to, caf::message payload) {
+  auto& s = self->state;
+  enqueue(self, time, network_node, s.network_counter++, 0, true,
+          envelope{network_node, to, 0.0, 0, std::move(payload)});
+}
+
+/// Replaces a report's payload by a malformed one of a randomly chosen kind.
+void corrupt(self_ptr self, envelope& env, RandomStream& rng) {
+  const auto& kinds = self->state.plan.malformed.kinds;
+  if (kinds.empty()) return;
+  report r = env.payload.get_as<report>(0);
+  const std::string& kind = kinds[rng.uniform_index(kinds.size())];
+  if (kind == "nan" && !r.omega.empty()) r.omega[rng.uniform_index(r.omega.size())] = std::nan("");
+  else if (kind == "inf" && !r.omega.empty())
+    r.omega[rng.uniform_index(r.omega.size())] = std::numeric_limits<double>::infinity();
+  else if (kind == "wrong_dimension") r.omega.push_back(0.0);
+  else if (kind == "huge_norm") for (double& v : r.omega) v *= 1e12;
+  else if (kind == "stale_round") r.round -= 1000;
+  env.payload = caf::make_message(std::move(r));
+  ++self->state.totals.corrupted;
+  log(self, "corrupt", env, kind);
+}
+
+/// Applies the link model to an envelope sent at `now`, queueing zero, one or two deliveries.
+void process_send(self_ptr self, std::uint64_t counter, envelope env) {
+  auto& s = self->state;
+  ++s.totals.sent;
+  s.totals.bytes += env.bytes;
+  log(self, "send", env);
+  const node_id sender = env.from;
+  double departure = s.now + env.delay;
+  if (env.from == env.to) {  // a timer; an agent's evaluations cost its compute time
+    if (is_agent(sender, s) && env.payload.match_elements<timer>()) {
+      const AgentPlan& plan = s.plan.agents[sender];
+      RandomStream rng(s.plan.seed, "network.compute", sender, counter);
+      const int evaluations = env.payload.get_as<timer>(0).evaluations;
+      for (int k = 0; k < evaluations; ++k)
+        departure += plan.link.speed_factor * plan.link.compute.sample(rng);
+    }
+    enqueue(self, departure, sender, counter, 0, false, std::move(env));
+    return;
+  }
+  const bool uplink = is_agent(env.from, s);
+  const node_id agent = uplink ? env.from : env.to;
+  if (!is_agent(agent, s)) {  // server <-> network: no link model
+    enqueue(self, departure, sender, counter, 0, false, std::move(env));
+    return;
+  }
+  const AgentPlan& plan = s.plan.agents[agent];
+  RandomStream rng(s.plan.seed, "network.link", sender, counter);
+  auto drop = [&](const char* reason) {
+    ++s.totals.dropped;
+    log(self, "drop", env, reason);
+  };
+  if (uplink && plan.down(departure)) return drop("sender down");
+  if (plan.partitioned(departure)) return drop("partition");
+  if (rng.bernoulli(plan.link.drop)) return drop("lost");
+  if (uplink && env.payload.match_elements<report>() && rng.bernoulli(s.plan.malformed.rate))
+    corrupt(self, env, rng);
+  const auto& latency = uplink ? plan.link.uplink : plan.link.downlink;
+  const double transfer = std::isinf(plan.link.bandwidth) ? 0.0 : env.bytes / plan.link.bandwidth;
+  const double arrival = departure + latency.sample(rng) + transfer;
+  if (rng.bernoulli(plan.link.duplicate)) {
+    ++s.totals.duplicated;
+    log(self, "duplicate", env);
+    enqueue(self, departure + latency.sample(rng) + transfer, sender, counter, 1, false, env);
+  }
+  enqueue(self, arrival, sender, counter, 0, false, std::move(env));
+}
+
+void advance(self_ptr self);
+
+void on_reply(self_ptr self) {
+  if (--self->state.outstanding == 0) advance(self);
+}
+
+/// Queues what the last time's handlers sent, then delivers every event of the next time.
+void advance(self_ptr self) {
+  auto& s = self->state;
+  while (s.outstanding == 0) {
+    std::sort(s.inbox.begin(), s.inbox.end(), [](const auto& a, const auto& b) {
+      return a.second.from != b.second.from ? a.second.from < b.second.from : a.first < b.first;
+    });
+    for (auto& [counter, env] : s.inbox) process_send(self, counter, std::move(env));
+    s.inbox.clear();
+    if (s.queue.empty()) {
+      s.totals.final_time = s.now;
+      s.running = false;
+      const auto& t = s.totals;
+      s.finished.deliver(t.sent, t.delivered, t.dropped, t.duplicated, t.corrupted, t.bytes,
+                         t.final_time);
+      return;
+    }
+    s.now = s.queue.top().time;
+    while (!s.queue.empty() && s.queue.top().time == s.now) {
+      PendingEvent ev = s.queue.top();
+      s.queue.pop();
+      const node_id to = ev.env.to;
+      caf::actor dest;
+      if (to == server_node) dest = s.wiring.server;
+      else if (is_agent(to, s)) dest = s.wiring.agents[to];
+      if (!dest) continue;
+      if (!ev.system && is_agent(to, s) && s.plan.agents[to].down(s.now)) {
+        ++s.totals.dropped;
+        log(self, "drop", ev.env, "recipient down");
+        continue;
+      }
+      ++s.totals.delivered;
+      log(self, "deliver", ev.env);
+      ++s.outstanding;
+      self->request(dest, caf::infinite, ev.env.payload + caf::make_message(virtual_time{s.now}))
+          .then([self](caf::ok_atom) { on_reply(self); },
+                [self](caf::error&) { on_reply(self); });
+    }
+  }
+}
+
+std::uint64_t next_counter(NetworkState& s, node_id from) {
+  if (from == server_node) return s.server_counter++;
+  if (from < s.agent_counters.size()) return s.agent_counters[from]++;
+  return s.network_counter++;
+}
+
+}  // namespace
+
+caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan plan) {
+  auto& s = self->state;
+  s.plan = std::move(plan);
+  s.agent_counters.assign(s.plan.agents.size(), 0);
+  return {
+      [self](caf::put_atom, std::vector<caf::actor>& agents, caf::actor& server,
+             caf::actor& recorder, bool log_events) {
+        auto& w = self->state.wiring;
+        w.agents = std::move(agents);
+        w.server = std::move(server);
+        w.recorder = std::move(recorder);
+        w.log_events = log_events;
+      },
+      [self](envelope& env) {
+        auto& s = self->state;
+        const std::uint64_t counter = next_counter(s, env.from);
+        s.inbox.emplace_back(counter, std::move(env));
+        if (s.running && s.outstanding == 0) advance(self);
+      },
+      [self](run_atom) -> caf::response_promise {
+        auto& s = self->state;
+        s.finished = self->make_response_promise();
+        s.running = true;
+        // Crash and recovery notices to the agents, and to the server after the detection delay.
+        for (node_id n = 0; n < s.plan.agents.size(); ++n)
+          for (const CrashPlan& c : s.plan.agents[n].crashes) {
+            enqueue_system(self, c.time, n, caf::make_message(crash_notice{c.keep_state}));
+            if (std::isfinite(s.plan.detection_delay))
+              enqueue_system(self, c.time + s.plan.detection_delay, server_node,
+                             caf::make_message(membership_notice{n, false}));
+            if (std::isfinite(c.recover)) {
+              enqueue_system(self, c.recover, n, caf::make_message(recover_notice{}));
+              enqueue_system(self, c.recover, server_node,
+                             caf::make_message(membership_notice{n, true}));
+            }
+          }
+        enqueue_system(self, 0.0, server_node, caf::make_message(kickoff{}));
+        advance(self);
+        return s.finished;
+      },
+  };
+}
+
+}  // namespace fedsim::actors

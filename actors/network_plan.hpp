@@ -1,0 +1,53 @@
+#pragma once
+/// The network's link and failure model resolved per agent from a scenario: which link model
+/// each agent has, when it crashes and recovers, when it is cut off or unavailable. Pure data,
+/// built once before a run (no actors here).
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "scenarios/config.hpp"
+
+namespace fedsim::actors {
+
+struct Interval {
+  double start = 0.0;
+  double end = std::numeric_limits<double>::infinity();
+  bool contains(double t) const { return t >= start && t < end; }
+};
+
+struct CrashPlan {
+  double time = 0.0;
+  double recover = std::numeric_limits<double>::infinity();
+  bool keep_state = true;
+};
+
+struct AgentPlan {
+  scenario::LinkModel link;
+  std::vector<CrashPlan> crashes;        ///< sorted by time
+  std::vector<Interval> partitions;      ///< cut off from the server during these
+  std::vector<Interval> available;       ///< up-intervals; empty = always available
+  /// Down (crashed, or outside its availability) at time t.
+  bool down(double t) const;
+  /// Cut off from the server at time t.
+  bool partitioned(double t) const;
+};
+
+struct NetworkPlan {
+  std::uint64_t seed = 1;
+  std::vector<AgentPlan> agents;
+  scenario::MalformedInjection malformed;
+  double detection_delay = std::numeric_limits<double>::infinity();
+};
+
+/// The agents a selection names: explicit ids, or the first ceil(fraction * N) of a shuffle
+/// keyed by (seed, purpose, index). Sorted, distinct.
+std::vector<int> select_agents(const std::vector<int>& ids, double fraction, int num_agents,
+                               std::uint64_t seed, const std::string& purpose, int index);
+
+/// Resolves groups, crashes, partitions and the availability file (CSV agent,start,end with
+/// a header row). Throws std::invalid_argument naming the file and line on a bad CSV.
+NetworkPlan make_network_plan(const scenario::ScenarioConfig& config);
+
+}  // namespace fedsim::actors

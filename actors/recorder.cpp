@@ -1,0 +1,98 @@
+#include "actors/recorder.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <tuple>
+
+#include "actors/csv_writer.hpp"
+#include "engine/fbo/algorithms.hpp"
+
+namespace fedsim::actors {
+
+void write_observations(const std::string& file, std::vector<observation_event> observations) {
+  std::sort(observations.begin(), observations.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.agent, a.iteration) < std::tie(b.agent, b.iteration);
+  });
+  CsvWriter csv(file, {"agent", "iteration", "time", "x", "y", "f", "simple_regret", "branch",
+                       "source"});
+  for (const auto& o : observations)
+    csv.row(o.agent, o.iteration, o.time, o.x, o.y, o.f, o.simple_regret,
+            fbo::to_string(static_cast<fbo::Branch>(o.branch)), o.source);
+}
+
+void write_rounds(const std::string& file, const std::vector<round_event>& rounds) {
+  CsvWriter csv(file, {"round", "time", "participants", "late", "dropped", "rejected", "clipped",
+                       "alive", "noise_std", "epsilon", "released"});
+  for (const auto& r : rounds)
+    csv.row(r.round, r.time, r.participants, r.late, r.dropped, r.rejected, r.clipped, r.alive,
+            r.noise_std, r.epsilon, r.released ? 1 : 0);
+}
+
+void write_events(const std::string& file, std::vector<network_event> events) {
+  // The network's and the server's events are each in order; merge them by time, network first.
+  std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
+    const int ra = a.kind == "reject", rb = b.kind == "reject";
+    return std::tie(a.time, ra, a.seq) < std::tie(b.time, rb, b.seq);
+  });
+  std::ofstream out(file);
+  if (!out) throw std::runtime_error("cannot write " + file);
+  char buf[512];
+  for (const auto& e : events) {
+    std::snprintf(buf, sizeof buf,
+                  "{\"time\":%.10g,\"event\":\"%s\",\"from\":%lld,\"to\":%lld,\"payload\":\"%s\","
+                  "\"round\":%d,\"bytes\":%llu%s%s%s}\n",
+                  e.time, e.kind.c_str(),
+                  e.from >= server_node ? -1LL : static_cast<long long>(e.from),
+                  e.to >= server_node ? -1LL : static_cast<long long>(e.to), e.payload.c_str(),
+                  e.round, static_cast<unsigned long long>(e.bytes),
+                  e.reason.empty() ? "" : ",\"reason\":\"", e.reason.c_str(),
+                  e.reason.empty() ? "" : "\"");
+    out << buf;
+  }
+}
+
+std::vector<double> mean_regret_curve(const std::vector<observation_event>& observations,
+                                      int agents, int iterations) {
+  // regret[n][t]: agent n's simple regret after iteration t, carried forward over iterations
+  // it never ran (a crashed agent keeps its last value).
+  std::vector<std::vector<double>> regret(agents, std::vector<double>(iterations + 1, -1.0));
+  for (const auto& o : observations)
+    if (o.iteration >= 0 && o.iteration <= iterations && o.agent < agents)
+      regret[o.agent][o.iteration] = o.simple_regret;
+  std::vector<double> curve(iterations + 1, 0.0);
+  for (int n = 0; n < agents; ++n) {
+    double last = 0.0;
+    for (int t = 0; t <= iterations; ++t) {
+      if (regret[n][t] >= 0) last = regret[n][t];
+      curve[t] += last / agents;
+    }
+  }
+  return curve;
+}
+
+caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round) {
+  self->state.on_round = std::move(on_round);
+  return {
+      [self](observation_event& e) { self->state.observations.push_back(e); },
+      [self](round_event& e) {
+        self->state.rounds.push_back(e);
+        if (self->state.on_round) self->state.on_round(e);
+      },
+      [self](network_event& e) { self->state.events.push_back(std::move(e)); },
+      [self](finish_atom, const std::string& folder, bool events, std::int32_t agents,
+             std::int32_t iterations) {
+        auto& s = self->state;
+        const std::filesystem::path dir(folder);
+        std::filesystem::create_directories(dir);
+        const std::vector<double> curve = mean_regret_curve(s.observations, agents, iterations);
+        write_observations((dir / "observations.csv").string(), std::move(s.observations));
+        write_rounds((dir / "rounds.csv").string(), s.rounds);
+        if (events) write_events((dir / "events.jsonl").string(), std::move(s.events));
+        return curve;
+      },
+  };
+}
+
+}  // namespace fedsim::actors

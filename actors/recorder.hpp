@@ -1,0 +1,39 @@
+#pragma once
+/// The recorder actor: collects observation, round and network events during a run and, on
+/// (finish_atom, folder), writes observations.csv, rounds.csv and events.jsonl there. Events
+/// arrive in whatever order threads ran; they are sorted by keys that never depend on it, so
+/// the files are byte-identical for any thread count.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/messages.hpp"
+
+namespace fedsim::actors {
+
+/// Called (on the recorder's thread) for every finished round: progress output.
+using RoundCallback = std::function<void(const round_event&)>;
+
+struct RecorderState {
+  std::vector<observation_event> observations;
+  std::vector<round_event> rounds;
+  std::vector<network_event> events;
+  RoundCallback on_round;
+  static inline const char* name = "recorder";
+};
+
+/// (finish_atom, folder, write_events, agents N, iterations T) -> the mean simple regret
+/// curve (T + 1 values), once the files are written.
+caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round);
+
+/// Writes the three files (used by the recorder; public for tests).
+void write_observations(const std::string& file, std::vector<observation_event> observations);
+void write_rounds(const std::string& file, const std::vector<round_event>& rounds);
+void write_events(const std::string& file, std::vector<network_event> events);
+/// Mean over agents of simple regret after iterations 0 .. T.
+std::vector<double> mean_regret_curve(const std::vector<observation_event>& observations,
+                                      int agents, int iterations);
+
+}  // namespace fedsim::actors

@@ -1,0 +1,338 @@
+#include "actors/server.hpp"
+
+#include <cmath>
+#include <functional>
+
+namespace fedsim::actors {
+namespace {
+
+using self_ptr = caf::stateful_actor<ServerState>*;
+using Policy = scenario::PolicyConfig::Kind;
+
+constexpr std::int32_t deadline_tag = 0;
+constexpr std::int32_t period_tag = 1;
+
+int num_agents(const ServerState& s) { return s.shared->config.agents; }
+const scenario::PolicyConfig& policy(const ServerState& s) { return s.shared->policy; }
+
+void send_to(self_ptr self, node_id to, caf::message payload, double delay = 0.0,
+             std::uint64_t bytes = 0) {
+  self->send(self->state.shared->network, envelope{server_node, to, delay, bytes, std::move(payload)});
+}
+
+void send_all(self_ptr self, const caf::message& payload, std::uint64_t bytes) {
+  // One message, shared by reference for every recipient.
+  for (int n = 0; n < num_agents(self->state); ++n)
+    send_to(self, static_cast<node_id>(n), payload, 0.0, bytes);
+}
+
+void log_reject(self_ptr self, const report& r, const char* reason) {
+  auto& s = self->state;
+  ++s.rejected;
+  self->send(s.shared->recorder, network_event{s.now, s.event_seq++, "reject", r.agent,
+                                               server_node, "report", r.round, 0, reason});
+}
+
+bool expected(const ServerState& s, int n) { return !s.done[n] && !s.presumed_dead[n]; }
+
+int count_expected(const ServerState& s) {
+  int k = 0;
+  for (int n = 0; n < num_agents(s); ++n) k += expected(s, n);
+  return k;
+}
+
+int count_stored(const ServerState& s) {
+  int k = 0;
+  for (const auto& v : s.vectors) k += v.size() > 0;
+  return k;
+}
+
+bool all_expected_reported(const ServerState& s) {
+  for (int n = 0; n < num_agents(s); ++n)
+    if (expected(s, n) && s.vectors[n].size() == 0) return false;
+  return true;
+}
+
+int quorum_size(const ServerState& s) {
+  const double q = policy(s).quorum;
+  return q > 1.0 ? static_cast<int>(q) : static_cast<int>(std::ceil(q * num_agents(s) - 1e-9));
+}
+
+double staleness_weight(const scenario::PolicyConfig& p, int staleness) {
+  switch (p.staleness) {
+    case scenario::PolicyConfig::Staleness::constant: return 1.0;
+    case scenario::PolicyConfig::Staleness::inverse: return 1.0 / (1.0 + staleness);
+    case scenario::PolicyConfig::Staleness::polynomial:
+      return std::pow(1.0 + staleness, -p.staleness_exponent);
+  }
+  return 1.0;
+}
+
+void open_round(self_ptr self);
+
+/// Broadcasts the round's result, records it and opens the next round.
+void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int participants,
+                  double epsilon, int alive) {
+  auto& s = self->state;
+  const std::uint64_t bytes = b.joint.size() * sizeof(double) + 16;
+  send_all(self, caf::make_message(std::move(b)), bytes);
+  self->send(s.shared->recorder,
+             round_event{s.round, s.now, participants, s.late, s.dropped, s.rejected + stats.rejected,
+                         stats.clipped, alive, stats.noise_std, epsilon, s.releasing});
+  for (auto& v : s.vectors) v.resize(0);
+  ++s.round;
+  open_round(self);
+}
+
+/// Closes the current round: aggregates (charging the accountant first for a private
+/// release) and calls `done` once the broadcast is sent.
+void close_round(self_ptr self, bool timed_out, std::function<void()> done) {
+  auto& s = self->state;
+  const auto& cfg = s.shared->config;
+  const int N = num_agents(s);
+  s.open = false;
+  s.arrivals = 0;
+  const int alive = count_expected(s);
+  for (int n = 0; n < N; ++n) {
+    if (s.vectors[n].size() > 0) {
+      s.missed[n] = 0;
+    } else if (timed_out && policy(s).kind == Policy::sync && expected(s, n) &&
+               ++s.missed[n] >= policy(s).dead_after_missed) {
+      s.presumed_dead[n] = 1;
+    }
+  }
+  if (policy(s).kind == Policy::async)
+    for (int n = 0; n < N; ++n) {
+      if (s.vectors[n].size() == 0) continue;
+      const int staleness = s.round - s.vector_round[n];
+      if (staleness > policy(s).max_staleness) {
+        s.vectors[n].resize(0);
+        ++s.dropped;
+      } else {
+        s.vectors[n] *= staleness_weight(policy(s), staleness);
+      }
+    }
+  std::vector<const Eigen::VectorXd*> inbox(N, nullptr);
+  int participants = 0;
+  for (int n = 0; n < N; ++n)
+    if (s.vectors[n].size() > 0) {
+      inbox[n] = &s.vectors[n];
+      ++participants;
+    }
+
+  broadcast b;
+  b.round = s.round;
+  b.rows = cfg.features;
+  if (cfg.algorithm == fbo::Algorithm::fts) {  // relay every vector
+    auto data = std::make_shared<std::vector<double>>();
+    for (int n = 0; n < N; ++n)
+      if (inbox[n]) {
+        data->insert(data->end(), inbox[n]->data(), inbox[n]->data() + inbox[n]->size());
+        b.sources.push_back(n);
+      }
+    b.cols = static_cast<std::int32_t>(b.sources.size());
+    b.joint.data = std::move(data);
+    finish_round(self, std::move(b), fbo::RoundStats{}, participants, 0.0, alive);
+    return done();
+  }
+
+  auto release = [self, inbox, participants, alive](broadcast b, double epsilon) {
+    auto& s = self->state;
+    RandomStream rng(s.shared->config.seed, "server.round", s.round);
+    fbo::RoundStats stats;
+    const Eigen::MatrixXd joint = s.de->aggregate(s.round, inbox, rng, &stats);
+    b.cols = static_cast<std::int32_t>(joint.cols());
+    b.joint.data = std::make_shared<const std::vector<double>>(joint.data(),
+                                                               joint.data() + joint.size());
+    finish_round(self, std::move(b), stats, stats.selected, epsilon, alive);
+  };
+  auto withhold = [self, alive, participants](broadcast b, double epsilon) {
+    self->state.releasing = false;
+    b.released = false;
+    finish_round(self, std::move(b), fbo::RoundStats{}, 0, epsilon, alive);
+    (void)participants;
+  };
+
+  if (!cfg.is_private()) {
+    release(std::move(b), 0.0);
+    return done();
+  }
+  if (!s.releasing) {
+    withhold(std::move(b), -1.0);
+    return done();
+  }
+  self->request(s.shared->accountant, caf::infinite, charge_atom::value, cfg.q, cfg.z)
+      .await(
+          [=](privacy_status st) mutable {
+            if (st.granted) release(std::move(b), st.epsilon);
+            else withhold(std::move(b), st.epsilon);
+            done();
+          },
+          [=](caf::error&) mutable {
+            withhold(std::move(b), -1.0);
+            done();
+          });
+}
+
+/// Closes the round if the policy says it is complete; stops when nobody is left.
+void check_complete(self_ptr self, std::function<void()> done) {
+  auto& s = self->state;
+  if (!s.open) return done();
+  const int expected_now = count_expected(s), stored = count_stored(s);
+  if (expected_now == 0 && stored == 0) {
+    s.open = false;
+    s.stopped = true;
+    return done();
+  }
+  bool complete = false;
+  switch (policy(s).kind) {
+    case Policy::sync:
+    case Policy::deadline: complete = all_expected_reported(s); break;
+    case Policy::quorum: complete = stored >= quorum_size(s) || all_expected_reported(s); break;
+    case Policy::async:
+      complete = (policy(s).async_every > 0 && s.arrivals >= policy(s).async_every) ||
+                 (expected_now == 0 && stored > 0);
+      break;
+  }
+  if (complete) return close_round(self, false, std::move(done));
+  done();
+}
+
+void open_round(self_ptr self) {
+  auto& s = self->state;
+  if (s.stopped) return;
+  s.open = true;
+  s.late = s.dropped = s.rejected = 0;
+  const auto& p = policy(s);
+  const double wait = p.kind == Policy::sync ? p.round_timeout
+                      : p.kind == Policy::async ? 0.0 : p.deadline;
+  if (wait > 0.0 && std::isfinite(wait))
+    send_to(self, server_node, caf::make_message(timer{deadline_tag, s.round, 0}), wait);
+}
+
+/// Runs `body(done)`, answering the network's delivery request once `done` is called.
+template <class Body>
+caf::response_promise handle(self_ptr self, double now, Body body) {
+  self->state.now = now;
+  auto rp = self->make_response_promise();
+  body([rp]() mutable { rp.deliver(caf::ok_atom::value); });
+  return rp;
+}
+
+}  // namespace
+
+caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
+                           std::shared_ptr<const ServerShared> shared) {
+  auto& s = self->state;
+  s.shared = std::move(shared);
+  const auto& cfg = s.shared->config;
+  const int N = cfg.agents;
+  if (cfg.uses_server()) s.de.emplace(cfg.server_config(), s.shared->assignment, cfg.features);
+  s.vectors.assign(N, Eigen::VectorXd());
+  s.vector_round.assign(N, 0);
+  s.done.assign(N, 0);
+  s.presumed_dead.assign(N, 0);
+  s.missed.assign(N, 0);
+  return {
+      [self](kickoff, virtual_time vt) {
+        return handle(self, vt.seconds, [self](auto done) {
+          auto& s = self->state;
+          send_all(self, caf::make_message(kickoff{}), 0);
+          if (s.shared->config.algorithm == fbo::Algorithm::ts) {
+            s.stopped = true;  // standard TS agents never talk to the server
+            return done();
+          }
+          open_round(self);
+          if (policy(s).kind == Policy::async && policy(s).async_period > 0)
+            send_to(self, server_node, caf::make_message(timer{period_tag, 0, 0}),
+                    policy(s).async_period);
+          done();
+        });
+      },
+      [self](const report& r, virtual_time vt) {
+        return handle(self, vt.seconds, [self, &r](auto done) {
+          auto& s = self->state;
+          const int N = num_agents(s);
+          if (s.stopped) return done();
+          if (r.agent >= static_cast<node_id>(N)) {
+            log_reject(self, r, "not a member");
+            return done();
+          }
+          if (r.round < 0 || r.round > s.round) {
+            log_reject(self, r, "unknown round");
+            return done();
+          }
+          const Eigen::Map<const Eigen::VectorXd> omega(r.omega.data(), r.omega.size());
+          if (static_cast<int>(r.omega.size()) != s.shared->config.features) {
+            log_reject(self, r, "wrong dimension");
+            return done();
+          }
+          if (!omega.allFinite()) {
+            log_reject(self, r, "not finite");
+            return done();
+          }
+          if (omega.norm() > max_report_norm) {
+            log_reject(self, r, "norm too large");
+            return done();
+          }
+          const int n = static_cast<int>(r.agent);
+          s.presumed_dead[n] = 0;  // it is alive after all
+          if (policy(s).kind == Policy::async) {
+            s.vectors[n] = omega;
+            s.vector_round[n] = r.round;
+            ++s.arrivals;
+          } else if (r.round == s.round && s.open) {
+            if (s.vectors[n].size() == 0) {
+              s.vectors[n] = omega;
+              s.vector_round[n] = r.round;
+            } else {
+              ++s.dropped;  // a duplicate delivery
+            }
+          } else {
+            ++s.late;
+            const bool carry = policy(s).kind == Policy::deadline && policy(s).carry_late &&
+                               s.open && s.vectors[n].size() == 0;
+            if (carry) {
+              s.vectors[n] = omega;
+              s.vector_round[n] = r.round;
+            } else {
+              ++s.dropped;
+            }
+          }
+          check_complete(self, done);
+        });
+      },
+      [self](const timer& tm, virtual_time vt) {
+        return handle(self, vt.seconds, [self, tm](auto done) {
+          auto& s = self->state;
+          if (s.stopped) return done();
+          if (tm.tag == deadline_tag && s.open && tm.round == s.round)
+            return close_round(self, true, done);
+          if (tm.tag == period_tag) {
+            send_to(self, server_node, caf::make_message(timer{period_tag, 0, 0}),
+                    policy(s).async_period);
+            if (s.open && count_stored(s) > 0) return close_round(self, false, done);
+          }
+          done();
+        });
+      },
+      [self](const agent_done& d, virtual_time vt) {
+        return handle(self, vt.seconds, [self, d](auto done) {
+          if (d.agent < self->state.done.size()) self->state.done[d.agent] = 1;
+          check_complete(self, done);
+        });
+      },
+      [self](const membership_notice& m, virtual_time vt) {
+        return handle(self, vt.seconds, [self, m](auto done) {
+          auto& s = self->state;
+          if (m.agent < s.presumed_dead.size()) {
+            s.presumed_dead[m.agent] = m.alive ? 0 : 1;
+            if (m.alive) s.missed[m.agent] = 0;
+          }
+          check_complete(self, done);
+        });
+      },
+  };
+}
+
+}  // namespace fedsim::actors

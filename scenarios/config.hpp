@@ -1,0 +1,144 @@
+#pragma once
+/// The validated configuration of one federation run, as a scenario file describes it.
+/// The "world" (agents, objective, network) is kept apart from the "algorithm" and the
+/// server's round "policy". Every field has its default here; validate() checks ranges and
+/// names the offending key as it appears in a scenario file.
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "engine/fbo/reference_loop.hpp"
+#include "engine/rng.hpp"
+
+namespace fedsim::scenario {
+
+/// A non-negative random duration in virtual seconds.
+struct Distribution {
+  enum class Kind { constant, uniform, exponential, lognormal };
+  Kind kind = Kind::constant;
+  double value = 0.0;  ///< constant: the value
+  double low = 0.0;    ///< uniform: [low, high]
+  double high = 0.0;
+  double mean = 0.0;   ///< exponential: the mean
+  double mu = 0.0;     ///< lognormal: parameters of log(X) ~ N(mu, sigma^2)
+  double sigma = 0.0;
+
+  double sample(RandomStream& rng) const;
+  double expected() const;
+  /// Throws std::invalid_argument naming `key` (e.g. "world.network.uplink").
+  void validate(const std::string& key) const;
+};
+
+/// How one agent's device and link behave. Times are virtual seconds.
+struct LinkModel {
+  Distribution compute;             ///< time per evaluation (one agent step)
+  Distribution uplink;              ///< latency agent -> server
+  Distribution downlink;            ///< latency server -> agent
+  double speed_factor = 1.0;        ///< multiplies compute time: > 1 is a persistent straggler
+  double bandwidth = std::numeric_limits<double>::infinity();  ///< bytes per second
+  double drop = 0.0;                ///< probability a message is lost
+  double duplicate = 0.0;           ///< probability a message is delivered twice
+  void validate(const std::string& key) const;
+};
+
+/// A group of agents that differ from the default link model. Agents are chosen by explicit
+/// ids, or as a fraction of all agents (the first ceil(fraction * N) ids after a keyed shuffle).
+struct AgentGroup {
+  std::string name;
+  std::vector<int> agents;
+  double fraction = 0.0;
+  LinkModel link;
+};
+
+/// Agents that crash at `time`; they come back at `recover` (infinity: crash-stop) with their
+/// state kept or lost.
+struct CrashSchedule {
+  std::vector<int> agents;
+  double fraction = 0.0;
+  double time = 0.0;
+  double recover = std::numeric_limits<double>::infinity();
+  bool keep_state = true;
+};
+
+/// A set of agents cut off from the server during [start, end).
+struct NetworkPartition {
+  std::vector<int> agents;
+  double fraction = 0.0;
+  double start = 0.0;
+  double end = 0.0;
+};
+
+/// Malformed payloads injected into agents' reports at a rate.
+struct MalformedInjection {
+  double rate = 0.0;  ///< probability that a report is corrupted
+  /// Kinds drawn uniformly: "nan", "inf", "wrong_dimension", "huge_norm", "stale_round".
+  std::vector<std::string> kinds = {"nan", "inf", "wrong_dimension", "huge_norm", "stale_round"};
+};
+
+struct NetworkConfig {
+  LinkModel link;                     ///< the default for every agent
+  std::vector<AgentGroup> groups;     ///< overrides, applied in order
+  std::vector<CrashSchedule> crashes;
+  std::vector<NetworkPartition> partitions;
+  std::string availability_file;      ///< CSV agent,start,end of up-intervals ("" = always up)
+  MalformedInjection malformed;
+  /// The network tells the server that a crashed agent is down after this many seconds
+  /// (infinity: never; the server then relies on missed rounds alone).
+  double detection_delay = std::numeric_limits<double>::infinity();
+  void validate(int num_agents) const;
+};
+
+struct WorldConfig {
+  int agents = 200;
+  SyntheticConfig objective;
+  double noise_variance = 0.01;
+  NetworkConfig network;
+};
+
+/// The server's round policy (DESIGN.md, "server").
+struct PolicyConfig {
+  enum class Kind { sync, deadline, quorum, async };
+  Kind kind = Kind::sync;
+  int dead_after_missed = 3;       ///< sync: rounds missed before an agent is presumed dead
+  double round_timeout = 10.0;     ///< sync: seconds after the broadcast before missing
+                                   ///< agents are counted as having missed the round
+  double deadline = 1.0;           ///< deadline, quorum fallback: seconds after the broadcast
+  bool carry_late = false;         ///< deadline: late vectors join the next round (else dropped)
+  double quorum = 1.0;             ///< quorum: > 1 an absolute count K, <= 1 a fraction of N
+  int async_every = 0;             ///< async: aggregate every K arrivals (0: use the period)
+  double async_period = 0.0;       ///< async: aggregate every period seconds (0: use K)
+  int max_staleness = 5;           ///< async: older vectors (in rounds) are dropped
+  enum class Staleness { constant, inverse, polynomial } staleness = Staleness::inverse;
+  double staleness_exponent = 0.5; ///< polynomial: weight (1 + s)^-exponent
+  void validate(int num_agents) const;
+};
+
+struct PrivacyConfig {
+  std::string accountant = "moments";  ///< moments | tight
+  double delta = 0.0;                  ///< 0: 1 / N^1.1
+  double budget = std::numeric_limits<double>::infinity();  ///< epsilon budget
+  void validate() const;
+};
+
+/// What a run writes besides the always-written files.
+struct OutputConfig {
+  bool events = true;  ///< events.jsonl (large for big runs)
+};
+
+struct ScenarioConfig {
+  std::string name = "unnamed";
+  std::string source_file;          ///< the file it was loaded from, for messages
+  std::uint64_t seed = 1;
+  WorldConfig world;
+  /// The algorithm and its parameters; `agents`, `objective`, `noise_variance`, `seed`,
+  /// `accountant` and `delta` inside it are filled from the world / privacy sections.
+  fbo::ReferenceConfig algorithm;
+  PolicyConfig policy;
+  PrivacyConfig privacy;
+  OutputConfig output;
+  /// Fills algorithm's copies of world/privacy fields, then validates everything.
+  void finalize();
+};
+
+}  // namespace fedsim::scenario
