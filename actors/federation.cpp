@@ -72,8 +72,12 @@ RunResult run_federation(const scenario::ScenarioConfig& config, const RunOption
     self->request(recorder, caf::infinite, finish_atom::value, options.out_dir,
                   config.output.events, static_cast<std::int32_t>(N),
                   static_cast<std::int32_t>(algo.iterations))
-        .receive([&](std::vector<double>& curve) { result.mean_simple_regret = std::move(curve); },
-                 on_error);
+        .receive(
+            [&](std::vector<double>& curve, double last_query) {
+              result.mean_simple_regret = std::move(curve);
+              result.last_query_time = last_query;
+            },
+            on_error);
   if (failure.empty() && is_private)
     self->request(accountant, caf::infinite, caf::get_atom::value)
         .receive(

@@ -24,7 +24,8 @@ struct RunResult {
   double epsilon = 0.0;        ///< privacy spent (0 for non-private algorithms)
   double delta = 0.0;
   std::int64_t releases = 0;   ///< private releases charged to the accountant
-  NetworkTotals network;
+  NetworkTotals network;        ///< network.final_time: the last event (timers included)
+  double last_query_time = 0.0;  ///< virtual time of the last query: when optimisation ended
   double wall_time = 0.0;      ///< seconds
 };
 

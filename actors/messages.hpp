@@ -174,7 +174,8 @@ typename Inspector::result_type inspect(Inspector& f, observation_event& x) {
 struct round_event {
   std::int32_t round = 0;
   double time = 0.0;
-  std::int32_t participants = 0;  ///< vectors aggregated
+  std::int32_t participants = 0;  ///< well-formed vectors the round had
+  std::int32_t selected = 0;      ///< of those, chosen by subsampling and aggregated
   std::int32_t late = 0;
   std::int32_t dropped = 0;
   std::int32_t rejected = 0;
@@ -183,12 +184,14 @@ struct round_event {
   double noise_std = 0.0;
   double epsilon = 0.0;
   bool released = true;
+  double aggregate_norm = 0.0;  ///< L2 norm of the broadcast vector
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, round_event& x) {
-  return f(caf::meta::type_name("round_event"), x.round, x.time, x.participants, x.late,
-           x.dropped, x.rejected, x.clipped, x.alive, x.noise_std, x.epsilon, x.released);
+  return f(caf::meta::type_name("round_event"), x.round, x.time, x.participants, x.selected, x.late,
+           x.dropped, x.rejected, x.clipped, x.alive, x.noise_std, x.epsilon, x.released,
+           x.aggregate_norm);
 }
 
 /// Network or server -> recorder: one line of events.jsonl. `seq` orders events of the same
@@ -196,7 +199,8 @@ typename Inspector::result_type inspect(Inspector& f, round_event& x) {
 struct network_event {
   double time = 0.0;
   std::uint64_t seq = 0;
-  std::string kind;  ///< send, deliver, drop, duplicate, crash, recover, corrupt, reject
+  /// network: send, deliver, drop, duplicate, corrupt; server: reject, late
+  std::string kind;
   node_id from = 0;
   node_id to = 0;
   std::string payload;  ///< payload type

@@ -23,17 +23,28 @@ void write_observations(const std::string& file, std::vector<observation_event> 
 }
 
 void write_rounds(const std::string& file, const std::vector<round_event>& rounds) {
-  CsvWriter csv(file, {"round", "time", "participants", "late", "dropped", "rejected", "clipped",
-                       "alive", "noise_std", "epsilon", "released"});
+  CsvWriter csv(file, {"round", "time", "participants", "selected", "late", "dropped", "rejected", "clipped",
+                       "alive", "noise_std", "epsilon", "released", "aggregate_norm"});
   for (const auto& r : rounds)
-    csv.row(r.round, r.time, r.participants, r.late, r.dropped, r.rejected, r.clipped, r.alive,
-            r.noise_std, r.epsilon, r.released ? 1 : 0);
+    csv.row(r.round, r.time, r.participants, r.selected, r.late, r.dropped, r.rejected, r.clipped, r.alive,
+            r.noise_std, r.epsilon, r.released ? 1 : 0, r.aggregate_norm);
 }
+
+namespace {
+/// Agents keep their ids; the server is -1 and the network itself -2.
+long long json_node(node_id n) {
+  if (n == server_node) return -1;
+  if (n > server_node) return -2;
+  return static_cast<long long>(n);
+}
+}  // namespace
 
 void write_events(const std::string& file, std::vector<network_event> events) {
   // The network's and the server's events are each in order; merge them by time, network first.
   std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
-    const int ra = a.kind == "reject", rb = b.kind == "reject";
+    // Only the server reports "reject" and "late".
+    const bool ra = a.kind == "reject" || a.kind == "late";
+    const bool rb = b.kind == "reject" || b.kind == "late";
     return std::tie(a.time, ra, a.seq) < std::tie(b.time, rb, b.seq);
   });
   std::ofstream out(file);
@@ -44,8 +55,7 @@ void write_events(const std::string& file, std::vector<network_event> events) {
                   "{\"time\":%.10g,\"event\":\"%s\",\"from\":%lld,\"to\":%lld,\"payload\":\"%s\","
                   "\"round\":%d,\"bytes\":%llu%s%s%s}\n",
                   e.time, e.kind.c_str(),
-                  e.from >= server_node ? -1LL : static_cast<long long>(e.from),
-                  e.to >= server_node ? -1LL : static_cast<long long>(e.to), e.payload.c_str(),
+                  json_node(e.from), json_node(e.to), e.payload.c_str(),
                   e.round, static_cast<unsigned long long>(e.bytes),
                   e.reason.empty() ? "" : ",\"reason\":\"", e.reason.c_str(),
                   e.reason.empty() ? "" : "\"");
@@ -82,15 +92,17 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCall
       },
       [self](network_event& e) { self->state.events.push_back(std::move(e)); },
       [self](finish_atom, const std::string& folder, bool events, std::int32_t agents,
-             std::int32_t iterations) {
+             std::int32_t iterations) -> caf::result<std::vector<double>, double> {
         auto& s = self->state;
         const std::filesystem::path dir(folder);
         std::filesystem::create_directories(dir);
-        const std::vector<double> curve = mean_regret_curve(s.observations, agents, iterations);
+        std::vector<double> curve = mean_regret_curve(s.observations, agents, iterations);
+        double last = 0.0;
+        for (const auto& o : s.observations) last = std::max(last, o.time);
         write_observations((dir / "observations.csv").string(), std::move(s.observations));
         write_rounds((dir / "rounds.csv").string(), s.rounds);
         if (events) write_events((dir / "events.jsonl").string(), std::move(s.events));
-        return curve;
+        return {std::move(curve), last};
       },
   };
 }

@@ -24,8 +24,8 @@ struct RecorderState {
   static inline const char* name = "recorder";
 };
 
-/// (finish_atom, folder, write_events, agents N, iterations T) -> the mean simple regret
-/// curve (T + 1 values), once the files are written.
+/// (finish_atom, folder, write_events, agents N, iterations T) -> (the mean simple regret
+/// curve (T + 1 values), the virtual time of the last query), once the files are written.
 caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round);
 
 /// Writes the three files (used by the recorder; public for tests).

@@ -26,11 +26,15 @@ void send_all(self_ptr self, const caf::message& payload, std::uint64_t bytes) {
     send_to(self, static_cast<node_id>(n), payload, 0.0, bytes);
 }
 
-void log_reject(self_ptr self, const report& r, const char* reason) {
+void log_event(self_ptr self, const char* kind, const report& r, const char* reason) {
   auto& s = self->state;
-  ++s.rejected;
-  self->send(s.shared->recorder, network_event{s.now, s.event_seq++, "reject", r.agent,
-                                               server_node, "report", r.round, 0, reason});
+  self->send(s.shared->recorder, network_event{s.now, s.event_seq++, kind, r.agent, server_node,
+                                               "report", r.round, 0, reason});
+}
+
+void log_reject(self_ptr self, const report& r, const char* reason) {
+  ++self->state.rejected;
+  log_event(self, "reject", r, reason);
 }
 
 bool expected(const ServerState& s, int n) { return !s.done[n] && !s.presumed_dead[n]; }
@@ -70,15 +74,28 @@ double staleness_weight(const scenario::PolicyConfig& p, int staleness) {
 
 void open_round(self_ptr self);
 
+/// An agent whose vector is missing when a round closes has missed it; after
+/// dead_after_missed misses in a row it is presumed dead (until it reports again), so no
+/// policy waits for a crashed agent forever and every run ends.
+void note_misses(ServerState& s) {
+  for (int n = 0; n < num_agents(s); ++n) {
+    if (s.vectors[n].size() > 0) s.missed[n] = 0;
+    else if (expected(s, n) && ++s.missed[n] >= policy(s).dead_after_missed) s.presumed_dead[n] = 1;
+  }
+}
+
 /// Broadcasts the round's result, records it and opens the next round.
 void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int participants,
-                  double epsilon, int alive) {
+                  int selected, double epsilon, int alive) {
   auto& s = self->state;
   const std::uint64_t bytes = b.joint.size() * sizeof(double) + 16;
+  double norm2 = 0.0;
+  for (std::size_t k = 0; k < b.joint.size(); ++k) norm2 += b.joint.begin()[k] * b.joint.begin()[k];
   send_all(self, caf::make_message(std::move(b)), bytes);
   self->send(s.shared->recorder,
-             round_event{s.round, s.now, participants, s.late, s.dropped, s.rejected + stats.rejected,
-                         stats.clipped, alive, stats.noise_std, epsilon, s.releasing});
+             round_event{s.round, s.now, participants, selected, s.late, s.dropped, s.rejected + stats.rejected,
+                         stats.clipped, alive, stats.noise_std, epsilon, s.releasing,
+                         std::sqrt(norm2)});
   for (auto& v : s.vectors) v.resize(0);
   ++s.round;
   open_round(self);
@@ -86,21 +103,14 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
 
 /// Closes the current round: aggregates (charging the accountant first for a private
 /// release) and calls `done` once the broadcast is sent.
-void close_round(self_ptr self, bool timed_out, std::function<void()> done) {
+void close_round(self_ptr self, std::function<void()> done) {
   auto& s = self->state;
   const auto& cfg = s.shared->config;
   const int N = num_agents(s);
   s.open = false;
   s.arrivals = 0;
   const int alive = count_expected(s);
-  for (int n = 0; n < N; ++n) {
-    if (s.vectors[n].size() > 0) {
-      s.missed[n] = 0;
-    } else if (timed_out && policy(s).kind == Policy::sync && expected(s, n) &&
-               ++s.missed[n] >= policy(s).dead_after_missed) {
-      s.presumed_dead[n] = 1;
-    }
-  }
+  note_misses(s);
   if (policy(s).kind == Policy::async)
     for (int n = 0; n < N; ++n) {
       if (s.vectors[n].size() == 0) continue;
@@ -132,7 +142,7 @@ void close_round(self_ptr self, bool timed_out, std::function<void()> done) {
       }
     b.cols = static_cast<std::int32_t>(b.sources.size());
     b.joint.data = std::move(data);
-    finish_round(self, std::move(b), fbo::RoundStats{}, participants, 0.0, alive);
+    finish_round(self, std::move(b), fbo::RoundStats{}, participants, participants, 0.0, alive);
     return done();
   }
 
@@ -144,13 +154,12 @@ void close_round(self_ptr self, bool timed_out, std::function<void()> done) {
     b.cols = static_cast<std::int32_t>(joint.cols());
     b.joint.data = std::make_shared<const std::vector<double>>(joint.data(),
                                                                joint.data() + joint.size());
-    finish_round(self, std::move(b), stats, stats.selected, epsilon, alive);
+    finish_round(self, std::move(b), stats, participants, stats.selected, epsilon, alive);
   };
   auto withhold = [self, alive, participants](broadcast b, double epsilon) {
     self->state.releasing = false;
     b.released = false;
-    finish_round(self, std::move(b), fbo::RoundStats{}, 0, epsilon, alive);
-    (void)participants;
+    finish_round(self, std::move(b), fbo::RoundStats{}, participants, 0, epsilon, alive);
   };
 
   if (!cfg.is_private()) {
@@ -194,7 +203,7 @@ void check_complete(self_ptr self, std::function<void()> done) {
                  (expected_now == 0 && stored > 0);
       break;
   }
-  if (complete) return close_round(self, false, std::move(done));
+  if (complete) return close_round(self, std::move(done));
   done();
 }
 
@@ -204,8 +213,10 @@ void open_round(self_ptr self) {
   s.open = true;
   s.late = s.dropped = s.rejected = 0;
   const auto& p = policy(s);
-  const double wait = p.kind == Policy::sync ? p.round_timeout
-                      : p.kind == Policy::async ? 0.0 : p.deadline;
+  double wait = p.kind == Policy::sync ? p.round_timeout
+                : p.kind == Policy::async ? 0.0 : p.deadline;
+  // Round 0 follows the initial design: n_init evaluations instead of one.
+  if (s.round == 0) wait *= s.shared->config.n_init;
   if (wait > 0.0 && std::isfinite(wait))
     send_to(self, server_node, caf::make_message(timer{deadline_tag, s.round, 0}), wait);
 }
@@ -290,6 +301,7 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
             }
           } else {
             ++s.late;
+            log_event(self, "late", r, "");
             const bool carry = policy(s).kind == Policy::deadline && policy(s).carry_late &&
                                s.open && s.vectors[n].size() == 0;
             if (carry) {
@@ -307,11 +319,14 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
           auto& s = self->state;
           if (s.stopped) return done();
           if (tm.tag == deadline_tag && s.open && tm.round == s.round)
-            return close_round(self, true, done);
+            return close_round(self, done);
           if (tm.tag == period_tag) {
-            send_to(self, server_node, caf::make_message(timer{period_tag, 0, 0}),
-                    policy(s).async_period);
-            if (s.open && count_stored(s) > 0) return close_round(self, false, done);
+            if (s.open && count_stored(s) == 0) note_misses(s);
+            if (count_expected(s) > 0 || count_stored(s) > 0)
+              send_to(self, server_node, caf::make_message(timer{period_tag, 0, 0}),
+                      policy(s).async_period);
+            if (s.open && count_stored(s) > 0) return close_round(self, done);
+            return check_complete(self, done);
           }
           done();
         });

@@ -1,14 +1,16 @@
 #pragma once
 /// The server actor: wraps the engine's aggregation (fbo::DeServer for FTS-DE / DP-FTS /
 /// DP-FTS-DE, a relay of every vector for FTS) and a round policy:
-///  sync     - wait for every agent not presumed dead; an agent is presumed dead after
-///             `dead_after_missed` rounds it missed (a round times out after round_timeout)
-///             or after the network's crash notice;
+///  sync     - wait for every agent not presumed dead (a round times out after round_timeout);
 ///  deadline - aggregate at broadcast + D what arrived (earlier if all did); late vectors are
 ///             dropped or carried into the next round, counted either way;
 ///  quorum   - aggregate at the first K reports, with the deadline as a fallback;
 ///  async    - agents never wait; aggregate every K arrivals or every period, dropping vectors
 ///             staler than max_staleness rounds and weighting the rest by staleness.
+/// Round 0 follows the initial design (n_init evaluations), so its timeout or deadline is
+/// n_init times the configured one.
+/// Under every policy an agent is presumed dead after `dead_after_missed` rounds in a row
+/// without its vector, or on the network's crash notice, and alive again when it reports.
 /// Every report is validated (member, round, dimension, finite, norm); rejects are counted
 /// and never aggregated. Private releases are charged to the accountant first; when it refuses,
 /// the server stops releasing and agents continue with local TS.

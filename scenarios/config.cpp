@@ -56,20 +56,28 @@ void validate_selection(const std::vector<int>& agents, double fraction, int num
 
 double Distribution::sample(RandomStream& rng) const {
   switch (kind) {
-    case Kind::constant: return value;
-    case Kind::uniform: return rng.uniform(low, high);
-    case Kind::exponential: return rng.exponential(1.0 / mean);
-    case Kind::lognormal: return std::exp(mu + sigma * rng.normal());
+    case Kind::constant:
+      return value;
+    case Kind::uniform:
+      return rng.uniform(low, high);
+    case Kind::exponential:
+      return rng.exponential(1.0 / mean);
+    case Kind::lognormal:
+      return std::exp(mu + sigma * rng.normal());
   }
   return value;
 }
 
 double Distribution::expected() const {
   switch (kind) {
-    case Kind::constant: return value;
-    case Kind::uniform: return 0.5 * (low + high);
-    case Kind::exponential: return mean;
-    case Kind::lognormal: return std::exp(mu + 0.5 * sigma * sigma);
+    case Kind::constant:
+      return value;
+    case Kind::uniform:
+      return 0.5 * (low + high);
+    case Kind::exponential:
+      return mean;
+    case Kind::lognormal:
+      return std::exp(mu + 0.5 * sigma * sigma);
   }
   return value;
 }
@@ -82,8 +90,7 @@ void Distribution::validate(const std::string& key) const {
               value);
       break;
     case Kind::uniform:
-      require(std::isfinite(low) && low >= 0, key, "uniform low must be a finite number >= 0",
-              low);
+      require(std::isfinite(low) && low >= 0, key, "uniform low must be a finite number >= 0", low);
       require(std::isfinite(high) && high >= low, key,
               "uniform high must be a finite number >= low (" + number(low) + ")", high);
       break;
@@ -134,6 +141,8 @@ void NetworkConfig::validate(int num_agents) const {
     require(p.end > p.start, key + ".end", "must be > start (" + number(p.start) + "), or inf",
             p.end);
   }
+  require(detection_delay >= 0, base + ".detection_delay", "must be >= 0 seconds (inf: never)",
+          detection_delay);
   require_probability(malformed.rate, base + ".malformed.rate");
   static const char* const allowed[] = {"nan", "inf", "wrong_dimension", "huge_norm",
                                         "stale_round"};
@@ -146,14 +155,17 @@ void NetworkConfig::validate(int num_agents) const {
                                           "stale_round)");
   }
   if (malformed.rate > 0 && malformed.kinds.empty())
-    fail(base + ".malformed.kinds", "must name at least one kind when rate > 0 (allowed: nan, "
-                                    "inf, wrong_dimension, huge_norm, stale_round)");
+    fail(base + ".malformed.kinds",
+         "must name at least one kind when rate > 0 (allowed: nan, "
+         "inf, wrong_dimension, huge_norm, stale_round)");
 }
 
 void PolicyConfig::validate(int num_agents) const {
   if (dead_after_missed < 1)
     fail("policy.dead_after_missed",
          "must be an integer >= 1, got " + std::to_string(dead_after_missed));
+  require(round_timeout > 0, "policy.round_timeout", "must be > 0 seconds (inf: no timeout)",
+          round_timeout);
   require(deadline > 0, "policy.deadline", "must be > 0 seconds (inf: no deadline)", deadline);
   // quorum <= 1 is a fraction of N; above 1 it is a count, which must be whole and <= N.
   const bool fraction = quorum > 0 && quorum <= 1;
@@ -259,8 +271,8 @@ void ScenarioConfig::finalize() {
   require_finite_at_least(world.noise_variance, 0, "world.noise_variance");
   const SyntheticConfig& o = world.objective;
   if (o.grid_size < 2)
-    fail("world.objective.grid_size", "must be an integer >= 2, got " +
-                                          std::to_string(o.grid_size));
+    fail("world.objective.grid_size",
+         "must be an integer >= 2, got " + std::to_string(o.grid_size));
   require_finite_positive(o.lengthscale, "world.objective.lengthscale");
   require_finite_at_least(o.perturbation, 0, "world.objective.perturbation");
   require(o.alpha >= 0 && o.alpha <= 1, "world.objective.alpha", "must be in [0, 1]", o.alpha);

@@ -31,29 +31,40 @@ namespace {
 
 std::string name_of(Distribution::Kind k) {
   switch (k) {
-    case Distribution::Kind::constant: return "constant";
-    case Distribution::Kind::uniform: return "uniform";
-    case Distribution::Kind::exponential: return "exponential";
-    case Distribution::Kind::lognormal: return "lognormal";
+    case Distribution::Kind::constant:
+      return "constant";
+    case Distribution::Kind::uniform:
+      return "uniform";
+    case Distribution::Kind::exponential:
+      return "exponential";
+    case Distribution::Kind::lognormal:
+      return "lognormal";
   }
   return "?";
 }
 
 std::string name_of(PolicyConfig::Kind k) {
   switch (k) {
-    case PolicyConfig::Kind::sync: return "sync";
-    case PolicyConfig::Kind::deadline: return "deadline";
-    case PolicyConfig::Kind::quorum: return "quorum";
-    case PolicyConfig::Kind::async: return "async";
+    case PolicyConfig::Kind::sync:
+      return "sync";
+    case PolicyConfig::Kind::deadline:
+      return "deadline";
+    case PolicyConfig::Kind::quorum:
+      return "quorum";
+    case PolicyConfig::Kind::async:
+      return "async";
   }
   return "?";
 }
 
 std::string name_of(PolicyConfig::Staleness s) {
   switch (s) {
-    case PolicyConfig::Staleness::constant: return "constant";
-    case PolicyConfig::Staleness::inverse: return "inverse";
-    case PolicyConfig::Staleness::polynomial: return "polynomial";
+    case PolicyConfig::Staleness::constant:
+      return "constant";
+    case PolicyConfig::Staleness::inverse:
+      return "inverse";
+    case PolicyConfig::Staleness::polynomial:
+      return "polynomial";
   }
   return "?";
 }
@@ -81,16 +92,26 @@ std::string join(const std::vector<std::string>& items) {
 
 std::string type_name(const toml::node& n) {
   switch (n.type()) {
-    case toml::node_type::table: return "a table";
-    case toml::node_type::array: return "an array";
-    case toml::node_type::string: return "a string";
-    case toml::node_type::integer: return "an integer";
-    case toml::node_type::floating_point: return "a floating-point number";
-    case toml::node_type::boolean: return "a boolean";
-    case toml::node_type::date: return "a date";
-    case toml::node_type::time: return "a time";
-    case toml::node_type::date_time: return "a date-time";
-    default: return "nothing";
+    case toml::node_type::table:
+      return "a table";
+    case toml::node_type::array:
+      return "an array";
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a floating-point number";
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::date:
+      return "a date";
+    case toml::node_type::time:
+      return "a time";
+    case toml::node_type::date_time:
+      return "a date-time";
+    default:
+      return "nothing";
   }
 }
 
@@ -136,7 +157,8 @@ const toml::array& as_array(const toml::node& n, const std::string& key,
 std::vector<int> as_int_list(const toml::node& n, const std::string& key) {
   const toml::array& a = as_array(n, key, "an array of integers");
   std::vector<int> out;
-  for (size_t i = 0; i < a.size(); ++i) out.push_back(as_int(a[i], key + "[" + std::to_string(i) + "]"));
+  for (size_t i = 0; i < a.size(); ++i)
+    out.push_back(as_int(a[i], key + "[" + std::to_string(i) + "]"));
   return out;
 }
 
@@ -245,10 +267,14 @@ const std::vector<std::string>& distribution_params(Distribution::Kind k) {
   static const std::vector<std::string> constant{"value"}, uniform{"low", "high"},
       exponential{"mean"}, lognormal{"mu", "sigma"};
   switch (k) {
-    case Distribution::Kind::constant: return constant;
-    case Distribution::Kind::uniform: return uniform;
-    case Distribution::Kind::exponential: return exponential;
-    case Distribution::Kind::lognormal: return lognormal;
+    case Distribution::Kind::constant:
+      return constant;
+    case Distribution::Kind::uniform:
+      return uniform;
+    case Distribution::Kind::exponential:
+      return exponential;
+    case Distribution::Kind::lognormal:
+      return lognormal;
   }
   return constant;
 }
@@ -261,13 +287,13 @@ Distribution read_distribution(const toml::node& n, const std::string& key) {
     return d;
   }
   if (!n.is_table())
-    wrong_type(key, "a number (constant seconds) or an inline table like { kind = \"lognormal\", "
-                    "mu = -2.0, sigma = 0.5 }",
+    wrong_type(key,
+               "a number (constant seconds) or an inline table like { kind = \"lognormal\", "
+               "mu = -2.0, sigma = 0.5 }",
                n);
   const toml::table& t = *n.as_table();
   const toml::node* kind = t.get("kind");
-  if (!kind)
-    fail(key + ".kind", "missing (allowed: constant, uniform, exponential, lognormal)");
+  if (!kind) fail(key + ".kind", "missing (allowed: constant, uniform, exponential, lognormal)");
   d.kind = pick(*kind, key + ".kind", distribution_kinds, name_of);
   std::vector<std::string> allowed{"kind"};
   const auto& params = distribution_params(d.kind);
@@ -307,7 +333,7 @@ NetworkConfig read_network(const toml::table& t, const ReadContext& ctx) {
   NetworkConfig net;
   const Section s(t, "world.network",
                   with(link_keys, {"groups", "crashes", "partitions", "availability_file",
-                                   "malformed"}));
+                                   "detection_delay", "malformed"}));
   read_link(s, net.link);
   s.each_table("groups", [&](const toml::table& g, const std::string& key) {
     const Section gs(g, key, with({"name", "agents", "fraction"}, link_keys));
@@ -339,6 +365,7 @@ NetworkConfig read_network(const toml::table& t, const ReadContext& ctx) {
     ps.get("end", part.end);
     net.partitions.push_back(std::move(part));
   });
+  s.get("detection_delay", net.detection_delay);
   s.get("availability_file", net.availability_file);
   if (!net.availability_file.empty()) {
     // Stored absolute, so the resolved config reads back the same from any folder.
@@ -360,8 +387,8 @@ void read_world(const toml::table& t, const ReadContext& ctx, WorldConfig& world
   s.get("noise_variance", world.noise_variance);
   const Section o(s.table("objective"), "world.objective",
                   {"kind", "grid_size", "lengthscale", "perturbation", "alpha"});
-  o.get("kind", world.objective.kind, {SyntheticConfig::Kind::perturbed,
-                                       SyntheticConfig::Kind::mixture}, name_of);
+  o.get("kind", world.objective.kind,
+        {SyntheticConfig::Kind::perturbed, SyntheticConfig::Kind::mixture}, name_of);
   o.get("grid_size", world.objective.grid_size);
   o.get("lengthscale", world.objective.lengthscale);
   o.get("perturbation", world.objective.perturbation);
@@ -371,14 +398,13 @@ void read_world(const toml::table& t, const ReadContext& ctx, WorldConfig& world
 
 void read_algorithm(const toml::table& t, fbo::ReferenceConfig& a) {
   using namespace fbo;
-  const Section s(t, "algorithm",
-                  {"name", "iterations", "n_init", "features", "subregions", "q", "z", "clip",
-                   "lambda", "kernel_lengthscale", "beta", "p_schedule", "p1_equals_p2",
-                   "fts_one_shot", "temperature", "weight_a", "explore_own_region",
-                   "local_sampler"});
+  const Section s(
+      t, "algorithm",
+      {"name", "iterations", "n_init", "features", "subregions", "q", "z", "clip", "lambda",
+       "kernel_lengthscale", "beta", "p_schedule", "p1_equals_p2", "fts_one_shot", "temperature",
+       "weight_a", "explore_own_region", "local_sampler"});
   s.get("name", a.algorithm,
-        {Algorithm::ts, Algorithm::fts, Algorithm::fts_de, Algorithm::dp_fts,
-         Algorithm::dp_fts_de},
+        {Algorithm::ts, Algorithm::fts, Algorithm::fts_de, Algorithm::dp_fts, Algorithm::dp_fts_de},
         to_string);
   s.get("iterations", a.iterations);
   s.get("n_init", a.n_init);
@@ -407,11 +433,13 @@ void read_algorithm(const toml::table& t, fbo::ReferenceConfig& a) {
 void read_policy(const toml::table& t, PolicyConfig& p) {
   using K = PolicyConfig::Kind;
   using S = PolicyConfig::Staleness;
-  const Section s(t, "policy",
-                  {"kind", "dead_after_missed", "deadline", "carry_late", "quorum", "async_every",
-                   "async_period", "max_staleness", "staleness", "staleness_exponent"});
+  const Section s(
+      t, "policy",
+      {"kind", "dead_after_missed", "round_timeout", "deadline", "carry_late", "quorum",
+       "async_every", "async_period", "max_staleness", "staleness", "staleness_exponent"});
   s.get("kind", p.kind, {K::sync, K::deadline, K::quorum, K::async}, name_of);
   s.get("dead_after_missed", p.dead_after_missed);
+  s.get("round_timeout", p.round_timeout);
   s.get("deadline", p.deadline);
   s.get("carry_late", p.carry_late);
   s.get("quorum", p.quorum);
@@ -427,7 +455,7 @@ ScenarioConfig read_scenario(const toml::table& root, const std::string& source,
   ScenarioConfig c;
   c.source_file = source;
   c.name = fs::path(source).stem().string();
-  const Section s(root, "", {"name", "seed", "world", "algorithm", "policy", "privacy"});
+  const Section s(root, "", {"name", "seed", "world", "algorithm", "policy", "privacy", "output"});
   s.get("name", c.name);
   if (auto n = s.find("seed")) {
     const std::int64_t seed = as_int64(*n, "seed");
@@ -441,6 +469,8 @@ ScenarioConfig read_scenario(const toml::table& root, const std::string& source,
   p.get("accountant", c.privacy.accountant);
   p.get("delta", c.privacy.delta);
   p.get("budget", c.privacy.budget);
+  const Section out(s.table("output"), "output", {"events"});
+  out.get("events", c.output.events);
   c.finalize();
   return c;
 }
@@ -471,7 +501,8 @@ std::vector<Segment> split_key(const std::string& key, const std::string& where)
   size_t start = 0;
   while (true) {
     const size_t dot = key.find('.', start);
-    std::string part = key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    std::string part =
+        key.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
     Segment seg;
     const size_t bracket = part.find('[');
     if (bracket != std::string::npos) {
@@ -482,8 +513,9 @@ std::vector<Segment> split_key(const std::string& key, const std::string& where)
       seg.index = std::stoul(digits);
       part = part.substr(0, bracket);
     }
-    if (part.empty() || part.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                               "0123456789_-") != std::string::npos)
+    if (part.empty() ||
+        part.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                               "0123456789_-") != std::string::npos)
       throw std::invalid_argument(where + ": bad key '" + key +
                                   "' (expected dotted names like algorithm.q)");
     seg.name = part;
@@ -504,8 +536,8 @@ toml::table parse_value(const std::string& value, const std::string& where) {
   } catch (const toml::parse_error& e) {
     // Something meant as an array, table or quoted string must parse; a bare word need not.
     if (std::string("[{\"'").find(value.front()) != std::string::npos)
-      throw std::invalid_argument(where + ": value is not valid TOML: " +
-                                  std::string(e.description()));
+      throw std::invalid_argument(where +
+                                  ": value is not valid TOML: " + std::string(e.description()));
   }
   toml::table t;
   t.insert("v", value);
@@ -585,9 +617,8 @@ ScenarioConfig parse_with_overrides(const std::string& text, const std::string& 
     root = toml::parse(text, source);
   } catch (const toml::parse_error& e) {
     const auto& pos = e.source().begin;
-    throw ScenarioError(source + ":" + std::to_string(pos.line) + ":" +
-                        std::to_string(pos.column) + ": TOML syntax error: " +
-                        std::string(e.description()));
+    throw ScenarioError(source + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.column) +
+                        ": TOML syntax error: " + std::string(e.description()));
   }
   std::vector<Override> applied;
   ReadContext ctx;
@@ -622,11 +653,21 @@ std::string toml_string(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -657,11 +698,15 @@ std::string toml_strings(const std::vector<std::string>& v) {
 std::string toml_distribution(const Distribution& d) {
   std::string out = "{ kind = " + toml_string(name_of(d.kind));
   switch (d.kind) {
-    case Distribution::Kind::constant: out += ", value = " + toml_float(d.value); break;
+    case Distribution::Kind::constant:
+      out += ", value = " + toml_float(d.value);
+      break;
     case Distribution::Kind::uniform:
       out += ", low = " + toml_float(d.low) + ", high = " + toml_float(d.high);
       break;
-    case Distribution::Kind::exponential: out += ", mean = " + toml_float(d.mean); break;
+    case Distribution::Kind::exponential:
+      out += ", mean = " + toml_float(d.mean);
+      break;
     case Distribution::Kind::lognormal:
       out += ", mu = " + toml_float(d.mu) + ", sigma = " + toml_float(d.sigma);
       break;
@@ -689,12 +734,10 @@ ScenarioConfig parse_scenario(const std::string& text, const std::string& source
 ScenarioConfig load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw ScenarioError(path + ": no such scenario file");
-  if (fs::is_directory(path, ec))
-    throw ScenarioError(path + ": is a folder, not a scenario file");
+  if (fs::is_directory(path, ec)) throw ScenarioError(path + ": is a folder, not a scenario file");
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
-  if (!in || !(text << in.rdbuf()))
-    throw ScenarioError(path + ": cannot read the scenario file");
+  if (!in || !(text << in.rdbuf())) throw ScenarioError(path + ": cannot read the scenario file");
   return parse_with_overrides(text.str(), path, overrides);
 }
 
@@ -718,7 +761,8 @@ std::string to_toml(const ScenarioConfig& c) {
       << "alpha = " << toml_float(w.objective.alpha) << "\n\n"
       << "[world.network]\n";
   write_link(out, net.link);
-  out << "availability_file = " << toml_string(net.availability_file) << "\n";
+  out << "detection_delay = " << toml_float(net.detection_delay) << "\n"
+      << "availability_file = " << toml_string(net.availability_file) << "\n";
   // Empty arrays of tables are written inline; non-empty ones as [[...]] below.
   if (net.groups.empty()) out << "groups = []\n";
   if (net.crashes.empty()) out << "crashes = []\n";
@@ -768,6 +812,7 @@ std::string to_toml(const ScenarioConfig& c) {
       << "[policy]\n"
       << "kind = " << toml_string(name_of(c.policy.kind)) << "\n"
       << "dead_after_missed = " << c.policy.dead_after_missed << "\n"
+      << "round_timeout = " << toml_float(c.policy.round_timeout) << "\n"
       << "deadline = " << toml_float(c.policy.deadline) << "\n"
       << "carry_late = " << toml_bool(c.policy.carry_late) << "\n"
       << "quorum = " << toml_float(c.policy.quorum) << "\n"
@@ -782,7 +827,9 @@ std::string to_toml(const ScenarioConfig& c) {
   if (c.privacy.delta == 0)
     out << "  # 0: 1/N^1.1 = " << toml_float(1.0 / std::pow(static_cast<double>(w.agents), 1.1));
   out << "\n"
-      << "budget = " << toml_float(c.privacy.budget) << "\n";
+      << "budget = " << toml_float(c.privacy.budget) << "\n\n"
+      << "[output]\n"
+      << "events = " << toml_bool(c.output.events) << "\n";
   return out.str();
 }
 

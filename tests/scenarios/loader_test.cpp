@@ -1,5 +1,8 @@
-#include <catch2/catch.hpp>
+#include "scenarios/loader.hpp"
 
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -7,8 +10,6 @@
 #include <limits>
 #include <string>
 #include <vector>
-
-#include "scenarios/loader.hpp"
 
 namespace fs = std::filesystem;
 using namespace fedsim;
@@ -18,10 +19,19 @@ namespace {
 
 const fs::path scenario_dir = FEDSIM_SCENARIO_DIR;
 
+/// A folder of this process's own (test runs may overlap), removed at exit.
 fs::path temp_folder() {
-  const fs::path dir = fs::temp_directory_path() / "fedsim-scenario-test";
-  fs::create_directories(dir);
-  return dir;
+  struct Folder {
+    fs::path path =
+        fs::temp_directory_path() / ("fedsim-scenario-test-" + std::to_string(::getpid()));
+    Folder() { fs::create_directories(path); }
+    ~Folder() {
+      std::error_code ec;
+      fs::remove_all(path, ec);
+    }
+  };
+  static const Folder folder;
+  return folder.path;
 }
 
 /// Writes `text` to a temporary scenario file and returns its path.
@@ -111,6 +121,7 @@ void check_same(const ScenarioConfig& a, const ScenarioConfig& b) {
     CHECK(na.partitions[i].end == nb.partitions[i].end);
   }
   CHECK(na.availability_file == nb.availability_file);
+  CHECK(na.detection_delay == nb.detection_delay);
   CHECK(na.malformed.rate == nb.malformed.rate);
   CHECK(na.malformed.kinds == nb.malformed.kinds);
 
@@ -143,6 +154,7 @@ void check_same(const ScenarioConfig& a, const ScenarioConfig& b) {
   const PolicyConfig &pa = a.policy, &pb = b.policy;
   CHECK(pa.kind == pb.kind);
   CHECK(pa.dead_after_missed == pb.dead_after_missed);
+  CHECK(pa.round_timeout == pb.round_timeout);
   CHECK(pa.deadline == pb.deadline);
   CHECK(pa.carry_late == pb.carry_late);
   CHECK(pa.quorum == pb.quorum);
@@ -154,10 +166,14 @@ void check_same(const ScenarioConfig& a, const ScenarioConfig& b) {
   CHECK(a.privacy.accountant == b.privacy.accountant);
   CHECK(a.privacy.delta == b.privacy.delta);
   CHECK(a.privacy.budget == b.privacy.budget);
+  CHECK(a.output.events == b.output.events);
 }
 
-const char* const shipped[] = {"dp-fts-de-synthetic.toml", "tiny.toml", "async.toml",
-                               "stragglers/sync.toml", "stragglers/deadline.toml",
+const char* const shipped[] = {"dp-fts-de-synthetic.toml",
+                               "tiny.toml",
+                               "async.toml",
+                               "stragglers/sync.toml",
+                               "stragglers/deadline.toml",
                                "stragglers/quorum.toml"};
 
 std::string shipped_path(const char* name) { return (scenario_dir / name).string(); }
@@ -291,6 +307,7 @@ TEST_CASE("to_toml writes a config that loads back equal", "[scenario]") {
     c.world.network.partitions = {{{7}, 0.0, 1.0, 2.0}, {{}, 0.5, 3.0, 4.0}};
     c.world.network.availability_file = fs::absolute(trace).string();
     c.world.network.malformed = {0.05, {"nan", "huge_norm"}};
+    c.world.network.detection_delay = 0.5;
     fbo::ReferenceConfig& a = c.algorithm;
     a.algorithm = fbo::Algorithm::fts;
     a.iterations = 7;
@@ -313,6 +330,7 @@ TEST_CASE("to_toml writes a config that loads back equal", "[scenario]") {
     PolicyConfig& p = c.policy;
     p.kind = PolicyConfig::Kind::async;
     p.dead_after_missed = 4;
+    p.round_timeout = 7.5;
     p.deadline = 2.5;
     p.carry_late = true;
     p.quorum = 6;
@@ -322,6 +340,7 @@ TEST_CASE("to_toml writes a config that loads back equal", "[scenario]") {
     p.staleness = PolicyConfig::Staleness::polynomial;
     p.staleness_exponent = 0.25;
     c.privacy = {"tight", 1e-5, 8.0};
+    c.output.events = false;
     c.finalize();
 
     const std::string text = to_toml(c);
@@ -385,14 +404,17 @@ TEST_CASE("relative availability files resolve against the scenario's folder", "
 }
 
 TEST_CASE("unknown keys are errors naming the key and the allowed ones", "[scenario]") {
-  expect_error("top.toml", "nmae = \"x\"\n",
-               {"unknown key 'nmae'", "allowed: name, seed, world, algorithm, policy, privacy"});
-  expect_error("nested.toml", "[world]\nagents = 4\nnetwrok = {}\n",
-               {"unknown key 'world.netwrok'",
-                "allowed: agents, noise_variance, objective, network"});
-  expect_error("deep.toml", "[world.network]\ncompute = { kind = \"lognormal\", mu = 1.0, "
-                            "sigma = 1.0, mean = 2.0 }\n",
-               {"unknown key 'world.network.compute.mean'", "allowed for lognormal: kind, mu, sigma"});
+  expect_error(
+      "top.toml", "nmae = \"x\"\n",
+      {"unknown key 'nmae'", "allowed: name, seed, world, algorithm, policy, privacy, output"});
+  expect_error(
+      "nested.toml", "[world]\nagents = 4\nnetwrok = {}\n",
+      {"unknown key 'world.netwrok'", "allowed: agents, noise_variance, objective, network"});
+  expect_error(
+      "deep.toml",
+      "[world.network]\ncompute = { kind = \"lognormal\", mu = 1.0, "
+      "sigma = 1.0, mean = 2.0 }\n",
+      {"unknown key 'world.network.compute.mean'", "allowed for lognormal: kind, mu, sigma"});
   expect_error("group.toml", "[[world.network.groups]]\nfraction = 0.5\nspeed = 2.0\n",
                {"unknown key 'world.network.groups[0].speed'", "speed_factor"});
   expect_error("algo.toml", "[algorithm]\nagents = 4\n",
@@ -410,8 +432,9 @@ TEST_CASE("wrong TOML types are errors naming the key and the expected type", "[
                {"key 'algorithm.explore_own_region'", "expected a boolean"});
   expect_error("type5.toml", "world = 3\n", {"key 'world'", "expected a table, got an integer"});
   expect_error("type6.toml", "[world.network]\nuplink = \"fast\"\n",
-               {"key 'world.network.uplink'", "expected a number (constant seconds) or an inline "
-                                              "table"});
+               {"key 'world.network.uplink'",
+                "expected a number (constant seconds) or an inline "
+                "table"});
   expect_error("type7.toml", "[[world.network.crashes]]\nagents = [1, \"two\"]\n",
                {"key 'world.network.crashes[0].agents[1]'", "expected an integer, got a string"});
   expect_error("type8.toml", "[world.network]\ngroups = 5\n",
@@ -454,8 +477,9 @@ TEST_CASE("out-of-range values are errors naming the key, the rule and the value
                {"key 'world.network.crashes[0].fraction'", "[0, 1]", "got 1.5"});
   expect_error("crash-id.toml", "[world]\nagents = 4\n[[world.network.crashes]]\nagents = [4]\n",
                {"key 'world.network.crashes[0].agents'", "0..3", "got 4"});
-  expect_error("recover.toml", "[[world.network.crashes]]\nfraction = 0.1\ntime = 5.0\n"
-                               "recover = 2.0\n",
+  expect_error("recover.toml",
+               "[[world.network.crashes]]\nfraction = 0.1\ntime = 5.0\n"
+               "recover = 2.0\n",
                {"key 'world.network.crashes[0].recover'", "> time", "got 2"});
   expect_error("quorum.toml", "[world]\nagents = 200\n[policy]\nkind = \"quorum\"\nquorum = 300\n",
                {"key 'policy.quorum'", "fraction in (0, 1]", "2..200", "got 300"});
@@ -463,13 +487,19 @@ TEST_CASE("out-of-range values are errors naming the key, the rule and the value
                {"key 'policy.async_every'", "async_period"});
   expect_error("accountant.toml", "[privacy]\naccountant = \"best\"\n",
                {"key 'privacy.accountant'", "allowed: moments, tight"});
-  expect_error("subregions.toml", "[world.objective]\ngrid_size = 10\n[algorithm]\nsubregions = 11\n",
+  expect_error("subregions.toml",
+               "[world.objective]\ngrid_size = 10\n[algorithm]\nsubregions = 11\n",
                {"key 'algorithm.subregions'", "grid_size (10)", "got 11"});
   expect_error("fts.toml", "[world]\nagents = 1\n[algorithm]\nname = \"fts\"\n",
                {"key 'world.agents'", "FTS needs at least 2 agents"});
+  expect_error("timeout.toml", "[policy]\nround_timeout = 0\n",
+               {"key 'policy.round_timeout'", "> 0", "got 0"});
+  expect_error("detection.toml", "[world.network]\ndetection_delay = -1\n",
+               {"key 'world.network.detection_delay'", ">= 0", "got -1"});
   expect_error("seed.toml", "seed = -1\n", {"key 'seed'", ">= 0", "got -1"});
-  expect_error("malformed.toml", "[world.network.malformed]\nrate = 0.1\nkinds = [\"garbage\"]\n",
-               {"key 'world.network.malformed.kinds'", "unknown kind 'garbage'", "wrong_dimension"});
+  expect_error(
+      "malformed.toml", "[world.network.malformed]\nrate = 0.1\nkinds = [\"garbage\"]\n",
+      {"key 'world.network.malformed.kinds'", "unknown kind 'garbage'", "wrong_dimension"});
   expect_error("selection.toml", "[[world.network.partitions]]\nstart = 1.0\nend = 2.0\n",
                {"key 'world.network.partitions[0]'", "selects no agent"});
 }
@@ -502,9 +532,10 @@ TEST_CASE("bad overrides are errors naming the override", "[scenario]") {
   expect_error("o8.toml", text, {"world.agents.x=1"}, {"key 'world.agents' is not a table"});
   expect_error("o9.toml", text, {"world.network.groups[0].fraction=0.5"},
                {"key 'world.network.groups' has no entries"});
-  expect_error("o11.toml", text, {"world.netwrok.drop=0.1"},
-               {"unknown key 'world.netwrok'", "allowed: agents, noise_variance, objective, network",
-                "(from --set world.netwrok.drop=0.1)"});
+  expect_error(
+      "o11.toml", text, {"world.netwrok.drop=0.1"},
+      {"unknown key 'world.netwrok'", "allowed: agents, noise_variance, objective, network",
+       "(from --set world.netwrok.drop=0.1)"});
   expect_error("o10.toml", text, {"world.agents=ten"},
                {"key 'world.agents'", "expected an integer, got a string", "(from --set"});
 }

@@ -15,6 +15,8 @@ struct UsageError : std::runtime_error {
 
 /// `fedsim privacy`: the privacy accountant as a calculator.
 void add_privacy_command(CLI::App& app);
+/// `fedsim run`: a federation of actors from a scenario file.
+void add_run_command(CLI::App& app);
 /// `fedsim reference`: the plain synchronous reference loop on the synthetic objective.
 void add_reference_command(CLI::App& app);
 

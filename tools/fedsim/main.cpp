@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   CLI::App app{"fedsim: federated Bayesian optimisation and X-armed bandits, simulated"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "fedsim 0.1.0");
+  fedsim::cli::add_run_command(app);
   fedsim::cli::add_privacy_command(app);
   fedsim::cli::add_reference_command(app);
   try {

@@ -1,0 +1,197 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "actors/federation.hpp"
+#include "engine/dp/accountant.hpp"
+
+namespace fs = std::filesystem;
+using namespace fedsim;
+using namespace fedsim::actors;
+using Kind = scenario::Distribution::Kind;
+
+namespace {
+
+scenario::Distribution constant(double v) { return {Kind::constant, v, 0, 0, 0, 0, 0}; }
+
+/// A small DP-FTS-DE federation where every evaluation takes 1 virtual second.
+scenario::ScenarioConfig base(int agents = 20, int iterations = 12) {
+  scenario::ScenarioConfig c;
+  c.name = "policy-test";
+  c.seed = 11;
+  c.world.agents = agents;
+  c.world.objective.grid_size = 200;
+  c.world.network.link.compute = constant(1.0);
+  c.world.network.link.uplink = constant(0.1);
+  c.world.network.link.downlink = constant(0.1);
+  c.algorithm.algorithm = fbo::Algorithm::dp_fts_de;
+  c.algorithm.iterations = iterations;
+  c.algorithm.n_init = 3;
+  c.algorithm.features = 20;
+  c.algorithm.subregions = 2;
+  c.algorithm.q = 0.5;
+  return c;
+}
+
+fs::path run(scenario::ScenarioConfig c, const std::string& name, RunResult* result = nullptr) {
+  c.finalize();
+  const fs::path dir = fs::temp_directory_path() / ("fedsim-policy-" + name);
+  fs::remove_all(dir);
+  RunOptions opt;
+  opt.out_dir = dir.string();
+  opt.threads = 2;
+  const RunResult r = run_federation(c, opt);
+  if (result) *result = r;
+  return dir;
+}
+
+/// A CSV file as rows of column name -> text.
+std::vector<std::map<std::string, std::string>> read_csv(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  std::stringstream hs(line);
+  for (std::string h; std::getline(hs, h, ',');) header.push_back(h);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    std::stringstream ls(line);
+    std::map<std::string, std::string> row;
+    std::string v;
+    for (size_t k = 0; k < header.size() && std::getline(ls, v, ','); ++k) row[header[k]] = v;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+double num(const std::map<std::string, std::string>& row, const std::string& key) {
+  return std::stod(row.at(key));
+}
+
+/// Counts events.jsonl lines of `kind` per sending agent.
+std::map<int, int> events_by_agent(const fs::path& file, const std::string& kind) {
+  std::map<int, int> out;
+  std::ifstream in(file);
+  std::string line;
+  const std::string tag = "\"event\":\"" + kind + "\"";
+  while (std::getline(in, line)) {
+    if (line.find(tag) == std::string::npos) continue;
+    const size_t p = line.find("\"from\":") + 7;
+    ++out[std::stoi(line.substr(p))];
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("sync: 30% of agents crash mid-run and the server proceeds without them", "[actors]") {
+  auto c = base();
+  c.policy.kind = scenario::PolicyConfig::Kind::sync;
+  c.policy.round_timeout = 3.0;
+  c.policy.dead_after_missed = 2;
+  scenario::CrashSchedule crash;
+  crash.fraction = 0.3;
+  crash.time = 8.5;  // during iteration ~5 (3 s of initial design, then ~1.2 s per round)
+  c.world.network.crashes.push_back(crash);
+
+  SECTION("detected by missed rounds") {
+    const auto rounds = read_csv(run(c, "crash-missed") / "rounds.csv");
+    REQUIRE(rounds.size() >= size_t(c.algorithm.iterations));
+    // Rounds closing before the crash wait for all 20; after it, within dead_after_missed
+    // timed-out rounds, the server expects only the 14 survivors and rounds are quick again.
+    int first_after = -1;
+    for (size_t k = 0; k < rounds.size(); ++k)
+      if (num(rounds[k], "time") > crash.time && first_after < 0) first_after = static_cast<int>(k);
+    REQUIRE(first_after >= 0);
+    CHECK(num(rounds[first_after - 1], "alive") == 20);
+    const auto& detected = rounds[first_after + c.policy.dead_after_missed];
+    CHECK(num(detected, "alive") == 14);
+    for (size_t k = first_after + c.policy.dead_after_missed + 1; k < rounds.size(); ++k) {
+      CHECK(num(rounds[k], "alive") == 14);
+      CHECK(num(rounds[k], "time") - num(rounds[k - 1], "time") < c.policy.round_timeout);
+    }
+  }
+  SECTION("detected by the network's crash notice after the detection delay") {
+    c.world.network.detection_delay = 0.5;
+    const auto rounds = read_csv(run(c, "crash-notice") / "rounds.csv");
+    for (const auto& r : rounds) {
+      if (num(r, "time") < crash.time) CHECK(num(r, "alive") == 20);
+      if (num(r, "time") >= crash.time + 0.5) CHECK(num(r, "alive") == 14);
+    }
+  }
+}
+
+TEST_CASE("deadline: slower links raise the late count of exactly those agents", "[actors]") {
+  auto c = base();
+  c.policy.kind = scenario::PolicyConfig::Kind::deadline;
+  c.policy.deadline = 1.5;  // a 1.2 s round trip makes it; 1.1 + 2.0 does not
+  const auto baseline = events_by_agent(run(c, "deadline-fast") / "events.jsonl", "late");
+  CHECK(baseline.empty());
+  scenario::AgentGroup slow;
+  slow.name = "slow";
+  slow.agents = {2, 5, 11};
+  slow.link = c.world.network.link;
+  slow.link.uplink = constant(2.0);
+  c.world.network.groups.push_back(slow);
+  const auto late = events_by_agent(run(c, "deadline-slow") / "events.jsonl", "late");
+  REQUIRE(late.size() == 3);
+  for (int a : slow.agents) CHECK(late.at(a) > 0);
+}
+
+TEST_CASE("malformed payloads are all rejected and the aggregate stays finite", "[actors]") {
+  auto c = base();
+  c.world.network.malformed.rate = 0.3;
+  RunResult result;
+  const fs::path dir = run(c, "malformed", &result);
+  REQUIRE(result.network.corrupted > 20);
+  const auto rejects = events_by_agent(dir / "events.jsonl", "reject");
+  int total = 0;
+  for (const auto& [agent, count] : rejects) total += count;
+  CHECK(static_cast<std::uint64_t>(total) == result.network.corrupted);
+  int counted = 0;
+  for (const auto& r : read_csv(dir / "rounds.csv")) {
+    counted += static_cast<int>(num(r, "rejected"));
+    CHECK(std::isfinite(num(r, "aggregate_norm")));
+    CHECK(num(r, "aggregate_norm") < 1e3);
+  }
+  CHECK(static_cast<std::uint64_t>(counted) == result.network.corrupted);
+}
+
+TEST_CASE("the accountant matches the engine and enforces the budget", "[actors]") {
+  auto c = base();
+  RunResult full;
+  run(c, "budget-none", &full);
+  auto engine = dp::make_accountant("moments");
+  engine->add_subsampled_gaussian(c.algorithm.q, c.algorithm.z, c.algorithm.iterations);
+  CHECK(full.releases == c.algorithm.iterations);
+  CHECK(full.epsilon == Approx(engine->epsilon(full.delta)).epsilon(1e-12));
+
+  // A budget between eps after 5 and after 6 releases: rounds 0..4 are released, no more.
+  auto after = [&](int k) {
+    auto a = dp::make_accountant("moments");
+    a->add_subsampled_gaussian(c.algorithm.q, c.algorithm.z, k);
+    return a->epsilon(full.delta);
+  };
+  c.privacy.budget = 0.5 * (after(5) + after(6));
+  RunResult limited;
+  const fs::path dir = run(c, "budget", &limited);
+  CHECK(limited.releases == 5);
+  CHECK(limited.epsilon == Approx(after(5)).epsilon(1e-12));
+  const auto rounds = read_csv(dir / "rounds.csv");
+  for (const auto& r : rounds) CHECK(num(r, "released") == (num(r, "round") < 5 ? 1 : 0));
+  // Agents keep going with local TS: every agent reaches T, nothing federated after round 5.
+  std::map<int, int> last;
+  for (const auto& o : read_csv(dir / "observations.csv")) {
+    const int agent = static_cast<int>(num(o, "agent")), t = static_cast<int>(num(o, "iteration"));
+    last[agent] = std::max(last[agent], t);
+    if (t > 6) CHECK(o.at("branch") == "local");
+  }
+  REQUIRE(last.size() == size_t(c.world.agents));
+  for (const auto& [agent, t] : last) CHECK(t == c.algorithm.iterations);
+}
