@@ -8,7 +8,7 @@
 
 #include "actors/network.hpp"
 #include "actors/recorder.hpp"
-#include "scenarios/config.hpp"
+#include "actors/run_config.hpp"
 
 namespace fedsim::actors {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "scenarios/config.hpp"
+#include "actors/run_config.hpp"
 
 namespace fedsim::actors {
 

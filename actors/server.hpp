@@ -23,7 +23,7 @@
 #include "actors/messages.hpp"
 #include "engine/fbo/de_server.hpp"
 #include "engine/fbo/reference_loop.hpp"
-#include "scenarios/config.hpp"
+#include "actors/run_config.hpp"
 
 namespace fedsim::actors {
 

@@ -1,4 +1,4 @@
-#include "scenarios/config.hpp"
+#include "actors/run_config.hpp"
 
 #include <charconv>
 #include <cmath>

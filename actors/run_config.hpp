@@ -1,5 +1,6 @@
 #pragma once
-/// The validated configuration of one federation run, as a scenario file describes it.
+/// The validated configuration of one federation run: what the actors consume, and what the
+/// scenario loader (scenarios/) fills from a TOML file.
 /// The "world" (agents, objective, network) is kept apart from the "algorithm" and the
 /// server's round "policy". Every field has its default here; validate() checks ranges and
 /// names the offending key as it appears in a scenario file.

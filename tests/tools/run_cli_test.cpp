@@ -1,0 +1,81 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/tools/run_command.hpp"
+
+namespace fs = std::filesystem;
+using fedsim::test::run_fedsim;
+
+namespace {
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("fedsim-run-" + name);
+  fs::remove_all(dir);
+  return dir;
+}
+const fs::path scenarios = FEDSIM_SCENARIO_DIR;
+// Every shipped scenario, shrunk so that CI runs it in a fraction of a second.
+const char* shrink = "--set world.agents=24 --set algorithm.iterations=10 --quiet";
+}  // namespace
+
+TEST_CASE("every shipped scenario runs and is deterministic across thread counts", "[cli][run]") {
+  for (const char* name : {"dp-fts-de-synthetic.toml", "tiny.toml", "async.toml",
+                           "stragglers/sync.toml", "stragglers/deadline.toml",
+                           "stragglers/quorum.toml"}) {
+    INFO(name);
+    std::string files[2][4];
+    for (int k = 0; k < 2; ++k) {
+      const fs::path dir = fresh_dir(std::string(name).replace(std::string(name).find('.'), 5, "") +
+                                     std::to_string(k));
+      const auto r = run_fedsim("run " + (scenarios / name).string() + " " + shrink +
+                                " --threads " + (k == 0 ? "1" : "4") + " --out " + dir.string());
+      INFO(r.output);
+      REQUIRE(r.exit_code == 0);
+      for (const char* f : {"observations.csv", "rounds.csv", "events.jsonl",
+                            "config.resolved.toml", "summary.json"})
+        REQUIRE(fs::exists(dir / f));
+      files[k][0] = slurp(dir / "observations.csv");
+      files[k][1] = slurp(dir / "rounds.csv");
+      files[k][2] = slurp(dir / "events.jsonl");
+      files[k][3] = slurp(dir / "config.resolved.toml");
+      const auto summary = nlohmann::json::parse(slurp(dir / "summary.json"));
+      CHECK(summary["agents"] == 24);
+      CHECK(summary["messages"]["sent"].get<long>() > 0);
+      const auto curve = summary["mean_simple_regret_by_iteration"];
+      CHECK(curve.back().get<double>() <= curve.front().get<double>());
+      // The resolved config runs again to the same result.
+      if (k == 0) {
+        const fs::path again = fresh_dir("again");
+        REQUIRE(run_fedsim("run " + (dir / "config.resolved.toml").string() +
+                           " --quiet --threads 2 --out " + again.string()).exit_code == 0);
+        CHECK(slurp(again / "observations.csv") == files[0][0]);
+      }
+    }
+    for (int f = 0; f < 4; ++f) CHECK(files[0][f] == files[1][f]);
+  }
+}
+
+TEST_CASE("fedsim run rejects bad scenarios with one line and exit code 2", "[cli][run]") {
+  const fs::path bad = fs::temp_directory_path() / "fedsim-bad-scenario.toml";
+  std::ofstream(bad) << "name = \"bad\"\n[algorithm]\nq = 1.5\n";
+  const auto r = run_fedsim("run " + bad.string());
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("fedsim: error: ") == 0);
+  CHECK(r.output.find("algorithm.q") != std::string::npos);
+  CHECK(r.output.find(bad.filename().string()) != std::string::npos);
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  CHECK(run_fedsim("run /no/such/file.toml").exit_code == 2);
+  CHECK(run_fedsim("run " + (scenarios / "tiny.toml").string() + " --set policy.kind=fastest")
+            .exit_code == 2);
+  CHECK(run_fedsim("run " + (scenarios / "tiny.toml").string() + " --threads -1").exit_code == 2);
+}
