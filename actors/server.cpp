@@ -38,23 +38,41 @@ void log_reject(self_ptr self, const report& r, const char* reason) {
 }
 
 bool expected(const ServerState& s, int n) { return !s.done[n] && !s.presumed_dead[n]; }
+bool has_vector(const ServerState& s, int n) { return s.vectors[n].size() > 0; }
 
-int count_expected(const ServerState& s) {
-  int k = 0;
-  for (int n = 0; n < num_agents(s); ++n) k += expected(s, n);
-  return k;
-}
-
-int count_stored(const ServerState& s) {
-  int k = 0;
-  for (const auto& v : s.vectors) k += v.size() > 0;
-  return k;
-}
-
+// Counts are kept up to date on every change, so a report costs O(1), not O(N).
+int count_expected(const ServerState& s) { return s.expected_count; }
+int count_stored(const ServerState& s) { return s.stored_count; }
 bool all_expected_reported(const ServerState& s) {
-  for (int n = 0; n < num_agents(s); ++n)
-    if (expected(s, n) && s.vectors[n].size() == 0) return false;
-  return true;
+  return s.expected_with_vector == s.expected_count;
+}
+
+void store_vector(ServerState& s, int n, const Eigen::Ref<const Eigen::VectorXd>& v,
+                  std::int32_t round) {
+  if (!has_vector(s, n)) {
+    ++s.stored_count;
+    if (expected(s, n)) ++s.expected_with_vector;
+  }
+  s.vectors[n] = v;
+  s.vector_round[n] = round;
+}
+
+void clear_vector(ServerState& s, int n) {
+  if (!has_vector(s, n)) return;
+  --s.stored_count;
+  if (expected(s, n)) --s.expected_with_vector;
+  s.vectors[n].resize(0);
+}
+
+/// Changes what the server believes of agent n, keeping the counts right.
+void set_status(ServerState& s, int n, bool done, bool presumed_dead) {
+  const bool was = expected(s, n);
+  s.done[n] = done;
+  s.presumed_dead[n] = presumed_dead;
+  const bool is = expected(s, n);
+  if (was == is) return;
+  s.expected_count += is ? 1 : -1;
+  if (has_vector(s, n)) s.expected_with_vector += is ? 1 : -1;
 }
 
 int quorum_size(const ServerState& s) {
@@ -80,7 +98,8 @@ void open_round(self_ptr self);
 void note_misses(ServerState& s) {
   for (int n = 0; n < num_agents(s); ++n) {
     if (s.vectors[n].size() > 0) s.missed[n] = 0;
-    else if (expected(s, n) && ++s.missed[n] >= policy(s).dead_after_missed) s.presumed_dead[n] = 1;
+    else if (expected(s, n) && ++s.missed[n] >= policy(s).dead_after_missed)
+      set_status(s, n, s.done[n], true);
   }
 }
 
@@ -96,7 +115,7 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
              round_event{s.round, s.now, participants, selected, s.late, s.dropped, s.rejected + stats.rejected,
                          stats.clipped, alive, stats.noise_std, epsilon, s.releasing,
                          std::sqrt(norm2)});
-  for (auto& v : s.vectors) v.resize(0);
+  for (int n = 0; n < num_agents(s); ++n) clear_vector(s, n);
   ++s.round;
   open_round(self);
 }
@@ -116,7 +135,7 @@ void close_round(self_ptr self, std::function<void()> done) {
       if (s.vectors[n].size() == 0) continue;
       const int staleness = s.round - s.vector_round[n];
       if (staleness > policy(s).max_staleness) {
-        s.vectors[n].resize(0);
+        clear_vector(s, n);
         ++s.dropped;
       } else {
         s.vectors[n] *= staleness_weight(policy(s), staleness);
@@ -244,6 +263,7 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
   s.done.assign(N, 0);
   s.presumed_dead.assign(N, 0);
   s.missed.assign(N, 0);
+  s.expected_count = N;
   return {
       [self](kickoff, virtual_time vt) {
         return handle(self, vt.seconds, [self](auto done) {
@@ -287,15 +307,13 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
             return done();
           }
           const int n = static_cast<int>(r.agent);
-          s.presumed_dead[n] = 0;  // it is alive after all
+          set_status(s, n, s.done[n], false);  // it is alive after all
           if (policy(s).kind == Policy::async) {
-            s.vectors[n] = omega;
-            s.vector_round[n] = r.round;
+            store_vector(s, n, omega, r.round);
             ++s.arrivals;
           } else if (r.round == s.round && s.open) {
-            if (s.vectors[n].size() == 0) {
-              s.vectors[n] = omega;
-              s.vector_round[n] = r.round;
+            if (!has_vector(s, n)) {
+              store_vector(s, n, omega, r.round);
             } else {
               ++s.dropped;  // a duplicate delivery
             }
@@ -305,8 +323,7 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
             const bool carry = policy(s).kind == Policy::deadline && policy(s).carry_late &&
                                s.open && s.vectors[n].size() == 0;
             if (carry) {
-              s.vectors[n] = omega;
-              s.vector_round[n] = r.round;
+              store_vector(s, n, omega, r.round);
             } else {
               ++s.dropped;
             }
@@ -333,7 +350,8 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
       },
       [self](const agent_done& d, virtual_time vt) {
         return handle(self, vt.seconds, [self, d](auto done) {
-          if (d.agent < self->state.done.size()) self->state.done[d.agent] = 1;
+          auto& s = self->state;
+          if (d.agent < s.done.size()) set_status(s, d.agent, true, s.presumed_dead[d.agent]);
           check_complete(self, done);
         });
       },
@@ -341,7 +359,7 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
         return handle(self, vt.seconds, [self, m](auto done) {
           auto& s = self->state;
           if (m.agent < s.presumed_dead.size()) {
-            s.presumed_dead[m.agent] = m.alive ? 0 : 1;
+            set_status(s, m.agent, s.done[m.agent], !m.alive);
             if (m.alive) s.missed[m.agent] = 0;
           }
           check_complete(self, done);

@@ -51,6 +51,9 @@ struct ServerState {
   std::vector<char> done, presumed_dead;
   std::vector<int> missed;
   int arrivals = 0;           ///< async: reports since the last aggregation
+  int expected_count = 0;     ///< agents neither done nor presumed dead
+  int stored_count = 0;       ///< agents with a vector this round
+  int expected_with_vector = 0;
   int late = 0, dropped = 0, rejected = 0;   ///< this round's counts
   std::uint64_t event_seq = 0;
   double now = 0.0;
