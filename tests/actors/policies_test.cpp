@@ -195,3 +195,101 @@ TEST_CASE("the accountant matches the engine and enforces the budget", "[actors]
   REQUIRE(last.size() == size_t(c.world.agents));
   for (const auto& [agent, t] : last) CHECK(t == c.algorithm.iterations);
 }
+
+TEST_CASE("partitions, availability traces and lost state are applied", "[actors]") {
+  SECTION("a partitioned agent's messages are dropped during the partition only") {
+    auto c = base();
+    scenario::NetworkPartition cut;
+    cut.agents = {4};
+    cut.start = 5.0;
+    cut.end = 9.0;
+    c.world.network.partitions.push_back(cut);
+    const fs::path dir = run(c, "partition");
+    std::ifstream in(dir / "events.jsonl");
+    int dropped = 0;
+    for (std::string line; std::getline(in, line);) {
+      if (line.find("\"reason\":\"partition\"") == std::string::npos) continue;
+      ++dropped;
+      const double t = std::stod(line.substr(line.find("\"time\":") + 7));
+      CHECK(t < cut.end);
+      CHECK((line.find("\"from\":4,") != std::string::npos || line.find("\"to\":4,") != std::string::npos));
+    }
+    CHECK(dropped > 0);
+  }
+  SECTION("an agent outside its availability window receives nothing") {
+    auto c = base();
+    const fs::path trace = fs::temp_directory_path() / "fedsim-availability.csv";
+    std::ofstream(trace) << "agent,start,end\n3,0,6.5\n3,12,1000\n";
+    c.world.network.availability_file = trace.string();
+    const fs::path dir = run(c, "availability");
+    int down = 0;
+    std::ifstream in(dir / "events.jsonl");
+    for (std::string line; std::getline(in, line);)
+      if (line.find("\"reason\":\"recipient down\"") != std::string::npos) {
+        CHECK(line.find("\"to\":3,") != std::string::npos);
+        const double t = std::stod(line.substr(line.find("\"time\":") + 7));
+        CHECK(t >= 6.5);
+        CHECK(t < 12);
+        ++down;
+      }
+    CHECK(down > 0);
+  }
+  SECTION("an agent that recovers with its state lost starts its model afresh") {
+    auto c = base();
+    c.policy.round_timeout = 3.0;
+    scenario::CrashSchedule crash;
+    crash.agents = {7};
+    crash.time = 6.0;
+    crash.recover = 9.0;
+    crash.keep_state = false;
+    c.world.network.crashes.push_back(crash);
+    const fs::path dir = run(c, "recover");
+    double last_time = 0;
+    int after = 0;
+    for (const auto& o : read_csv(dir / "observations.csv"))
+      if (num(o, "agent") == 7) {
+        const double t = num(o, "time");
+        CHECK(!(t > crash.time && t < crash.recover));  // nothing while down
+        after += t > crash.recover;
+        last_time = std::max(last_time, t);
+      }
+    CHECK(after > 0);  // it came back and kept optimising
+  }
+}
+
+TEST_CASE("bandwidth makes payload size matter", "[actors]") {
+  auto fast = base(6, 4), slow = base(6, 4);
+  slow.world.network.link.bandwidth = 200.0;  // bytes per second: a 416-byte report takes ~2 s
+  RunResult rf, rs;
+  run(fast, "bandwidth-fast", &rf);
+  run(slow, "bandwidth-slow", &rs);
+  CHECK(rs.last_query_time > rf.last_query_time + 4 * 2.0);
+}
+
+TEST_CASE("quorum and async policies finish and use what arrived", "[actors]") {
+  auto c = base();
+  c.world.network.link.compute = {Kind::exponential, 0, 0, 0, 1.0, 0, 0};
+  SECTION("quorum aggregates at K reports") {
+    c.policy.kind = scenario::PolicyConfig::Kind::quorum;
+    c.policy.quorum = 0.5;
+    c.policy.deadline = 100.0;
+    const auto rounds = read_csv(run(c, "quorum") / "rounds.csv");
+    REQUIRE(rounds.size() > 3);
+    // K = 10 of 20; at the end fewer agents are left (the others finished their T iterations).
+    for (const auto& r : rounds)
+      if (num(r, "alive") >= 10) CHECK(num(r, "participants") == 10);
+  }
+  SECTION("async aggregates every K arrivals and drops stale vectors") {
+    c.policy.kind = scenario::PolicyConfig::Kind::async;
+    c.policy.async_every = 5;
+    c.policy.max_staleness = 1;
+    const auto rounds = read_csv(run(c, "async") / "rounds.csv");
+    REQUIRE(rounds.size() > 20);
+    int dropped = 0;
+    for (const auto& r : rounds) {
+      CHECK(num(r, "participants") <= 20);
+      dropped += static_cast<int>(num(r, "dropped"));
+    }
+    CHECK(dropped > 0);
+  }
+}
