@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "actors/logging.hpp"
+
 namespace fedsim::actors {
 namespace {
 
@@ -145,15 +147,18 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
         maybe_continue(self);
         return caf::ok_atom_v;
       },
-      [self](const crash_notice& c, virtual_time) {
+      [self](const crash_notice& c, virtual_time vt) {
         auto& s = self->state;
+        logger("agent")->debug("t={:.3f} agent {} crashes ({})", vt.seconds, s.id,
+                               c.keep_state ? "state kept" : "state lost");
         s.alive = false;
         s.busy = false;  // evaluations in flight are lost with the crash
         s.pending.clear();
         if (!c.keep_state) reset_agent(self);
         return caf::ok_atom_v;
       },
-      [self](recover_notice, virtual_time) {
+      [self](recover_notice, virtual_time vt) {
+        logger("agent")->debug("t={:.3f} agent {} recovers", vt.seconds, self->state.id);
         self->state.alive = true;
         maybe_continue(self);
         return caf::ok_atom_v;

@@ -4,6 +4,7 @@
 
 #include "actors/accountant.hpp"
 #include "actors/agent.hpp"
+#include "actors/logging.hpp"
 #include "actors/server.hpp"
 
 namespace fedsim::actors {
@@ -54,6 +55,8 @@ RunResult run_federation(const scenario::ScenarioConfig& config, const RunOption
   const caf::actor server =
       system.spawn(server_actor, std::shared_ptr<const ServerShared>(server_shared));
 
+  logger("federation")->info("run '{}': {} agents, {}, seed {}, output {}", config.name, N,
+                             fbo::to_string(algo.algorithm), config.seed, options.out_dir);
   RunResult result;
   result.delta = algo.effective_delta();
   caf::scoped_actor self{system};
@@ -94,6 +97,9 @@ RunResult run_federation(const scenario::ScenarioConfig& config, const RunOption
   if (!result.mean_simple_regret.empty()) result.final_simple_regret = result.mean_simple_regret.back();
   result.wall_time =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  logger("federation")->info("run '{}' done: {} messages ({} dropped), virtual time {:.3f}, wall {:.2f}s",
+                             config.name, result.network.sent, result.network.dropped,
+                             result.last_query_time, result.wall_time);
   return result;
 }
 

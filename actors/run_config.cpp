@@ -186,8 +186,9 @@ void PolicyConfig::validate(int num_agents) const {
 }
 
 void PrivacyConfig::validate() const {
-  if (accountant != "moments" && accountant != "tight")
-    fail("privacy.accountant", "unknown accountant '" + accountant + "' (allowed: moments, tight)");
+  if (accountant != "moments" && accountant != "moments-paper" && accountant != "tight")
+    fail("privacy.accountant",
+         "unknown accountant '" + accountant + "' (allowed: moments, moments-paper, tight)");
   require(delta >= 0 && delta < 1, "privacy.delta", "must be in (0, 1), or 0 for 1/N^1.1", delta);
   require(budget > 0, "privacy.budget", "must be an epsilon > 0 (inf: no budget)", budget);
 }

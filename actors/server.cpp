@@ -1,5 +1,7 @@
 #include "actors/server.hpp"
 
+#include "actors/logging.hpp"
+
 #include <cmath>
 #include <functional>
 
@@ -98,8 +100,11 @@ void open_round(self_ptr self);
 void note_misses(ServerState& s) {
   for (int n = 0; n < num_agents(s); ++n) {
     if (s.vectors[n].size() > 0) s.missed[n] = 0;
-    else if (expected(s, n) && ++s.missed[n] >= policy(s).dead_after_missed)
+    else if (expected(s, n) && ++s.missed[n] >= policy(s).dead_after_missed) {
       set_status(s, n, s.done[n], true);
+      logger("server")->info("t={:.3f} round {}: agent {} presumed dead after {} missed rounds",
+                             s.now, s.round, n, s.missed[n]);
+    }
   }
 }
 
@@ -111,6 +116,8 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
   double norm2 = 0.0;
   for (std::size_t k = 0; k < b.joint.size(); ++k) norm2 += b.joint.begin()[k] * b.joint.begin()[k];
   send_all(self, caf::make_message(std::move(b)), bytes);
+  logger("server")->debug("t={:.3f} round {}: {} vectors, {} selected, {} late, {} rejected, eps {:.3f}",
+                          s.now, s.round, participants, selected, s.late, s.rejected, epsilon);
   self->send(s.shared->recorder,
              round_event{s.round, s.now, participants, selected, s.late, s.dropped, s.rejected + stats.rejected,
                          stats.clipped, alive, stats.noise_std, epsilon, s.releasing,
@@ -176,6 +183,9 @@ void close_round(self_ptr self, std::function<void()> done) {
     finish_round(self, std::move(b), stats, participants, stats.selected, epsilon, alive);
   };
   auto withhold = [self, alive, participants](broadcast b, double epsilon) {
+    if (self->state.releasing)
+      logger("server")->warn("t={:.3f} round {}: privacy budget reached, aggregates withheld from now on",
+                             self->state.now, self->state.round);
     self->state.releasing = false;
     b.released = false;
     finish_round(self, std::move(b), fbo::RoundStats{}, participants, 0, epsilon, alive);

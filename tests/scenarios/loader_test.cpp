@@ -486,7 +486,7 @@ TEST_CASE("out-of-range values are errors naming the key, the rule and the value
   expect_error("async.toml", "[policy]\nkind = \"async\"\n",
                {"key 'policy.async_every'", "async_period"});
   expect_error("accountant.toml", "[privacy]\naccountant = \"best\"\n",
-               {"key 'privacy.accountant'", "allowed: moments, tight"});
+               {"key 'privacy.accountant'", "allowed: moments, moments-paper, tight"});
   expect_error("subregions.toml",
                "[world.objective]\ngrid_size = 10\n[algorithm]\nsubregions = 11\n",
                {"key 'algorithm.subregions'", "grid_size (10)", "got 11"});

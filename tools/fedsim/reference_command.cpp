@@ -152,7 +152,7 @@ void add_reference_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--alpha", c.objective.alpha, "heterogeneity alpha (mixture)")
       ->capture_default_str();
-  cmd->add_option("--accountant", c.accountant, "moments | tight")->capture_default_str();
+  cmd->add_option("--accountant", c.accountant, "moments | moments-paper | tight")->capture_default_str();
   cmd->add_option("--delta", c.delta, "delta for eps (default 1/N^1.1)");
   cmd->add_option("--seed", c.seed, "run seed (objective, features, all draws)")
       ->capture_default_str();

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/federation.hpp"
+#include "actors/logging.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
 
@@ -21,6 +22,7 @@ struct RunCommandOptions {
   long long seed = -1;
   int threads = 0;
   bool quiet = false;
+  std::string log_level;
 };
 
 void write_summary(const std::filesystem::path& dir, const scenario::ScenarioConfig& c,
@@ -66,6 +68,13 @@ void run(RunCommandOptions& o) {
     throw UsageError(e.what());
   }
   if (o.threads < 0) throw UsageError("--threads must be >= 0");
+  if (!o.log_level.empty()) {
+    try {
+      actors::set_log_levels(o.log_level);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--log-level: ") + e.what());
+    }
+  }
   const std::filesystem::path dir = o.out.empty() ? "out/" + config.name : o.out;
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "config.resolved.toml") << scenario::to_toml(config);
@@ -108,6 +117,9 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--threads", o->threads, "actor scheduler threads (0: CAF's default)")
       ->capture_default_str();
   cmd->add_flag("--quiet", o->quiet, "no progress output");
+  cmd->add_option("--log-level", o->log_level,
+                  "actor logs on stderr: a level (trace, debug, info, warn, error, off) or "
+                  "'warn,server=debug'; default warn, or SPDLOG_LEVEL");
   cmd->callback([o] { run(*o); });
 }
 
