@@ -9,8 +9,11 @@
 
 #include "actors/federation.hpp"
 #include "engine/fbo/reference_loop.hpp"
+#include "tests/test_files.hpp"
 
 namespace fs = std::filesystem;
+using fedsim::test::fresh_dir;
+using fedsim::test::slurp;
 using namespace fedsim;
 using namespace fedsim::actors;
 
@@ -29,19 +32,6 @@ scenario::ScenarioConfig small(fbo::Algorithm a) {
   c.algorithm.subregions = 3;
   c.finalize();
   return c;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("fedsim-actors-" + name);
-  fs::remove_all(dir);
-  return dir;
 }
 
 std::string g(double v) {

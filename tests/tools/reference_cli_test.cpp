@@ -7,23 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/tools/run_command.hpp"
+#include "tests/test_files.hpp"
 
 namespace fs = std::filesystem;
+using fedsim::test::fresh_dir;
+using fedsim::test::slurp;
 using fedsim::test::run_fedsim;
 
-namespace {
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("fedsim-test-" + name);
-  fs::remove_all(dir);
-  return dir;
-}
-}  // namespace
 
 TEST_CASE("fedsim reference writes observations.csv, rounds.csv and summary.json", "[cli]") {
   const fs::path dir = fresh_dir("reference");

@@ -7,22 +7,14 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/tools/run_command.hpp"
+#include "tests/test_files.hpp"
 
 namespace fs = std::filesystem;
+using fedsim::test::fresh_dir;
+using fedsim::test::slurp;
 using fedsim::test::run_fedsim;
 
 namespace {
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("fedsim-run-" + name);
-  fs::remove_all(dir);
-  return dir;
-}
 const fs::path scenarios = FEDSIM_SCENARIO_DIR;
 // Every shipped scenario, shrunk so that CI runs it in a fraction of a second.
 const char* shrink = "--set world.agents=24 --set algorithm.iterations=10 --quiet";
@@ -35,8 +27,9 @@ TEST_CASE("every shipped scenario runs and is deterministic across thread counts
     INFO(name);
     std::string files[2][4];
     for (int k = 0; k < 2; ++k) {
-      const fs::path dir = fresh_dir(std::string(name).replace(std::string(name).find('.'), 5, "") +
-                                     std::to_string(k));
+      std::string stem = name;
+      std::replace(stem.begin(), stem.end(), '/', '-');
+      const fs::path dir = fresh_dir("run-" + stem + std::to_string(k));
       const auto r = run_fedsim("run " + (scenarios / name).string() + " " + shrink +
                                 " --threads " + (k == 0 ? "1" : "4") + " --out " + dir.string());
       INFO(r.output);
