@@ -9,7 +9,20 @@
 
 namespace fedsim::actors {
 
+void add_fedsim_types(caf::actor_system_config& cfg) {
+  cfg.add_message_types<caf::id_block::fedsim>();
+}
+
 RunResult run_federation(const scenario::ScenarioConfig& config, const RunOptions& options) {
+  caf::actor_system_config cfg;
+  add_fedsim_types(cfg);
+  if (options.threads > 0) cfg.set("scheduler.max-threads", options.threads);
+  caf::actor_system system{cfg};
+  return run_federation(system, config, options);
+}
+
+RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConfig& config,
+                         const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   const fbo::ReferenceConfig& algo = config.algorithm;
   const int N = algo.agents;
@@ -19,11 +32,6 @@ RunResult run_federation(const scenario::ScenarioConfig& config, const RunOption
   const GridObjectives objectives = make_synthetic_objectives(algo.objective, N, algo.seed);
   const auto context = fbo::make_agent_context(algo, objectives.front()->grid());
   const NetworkPlan plan = make_network_plan(config);
-
-  caf::actor_system_config cfg;
-  cfg.add_message_types<caf::id_block::fedsim>();
-  if (options.threads > 0) cfg.set("scheduler.max-threads", options.threads);
-  caf::actor_system system{cfg};
 
   const caf::actor recorder = system.spawn(recorder_actor, options.on_round);
   caf::actor accountant;

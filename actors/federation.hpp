@@ -29,7 +29,17 @@ struct RunResult {
   double wall_time = 0.0;      ///< seconds
 };
 
-/// Runs the federation described by `config` (already finalized). Throws on a setup error.
+/// Registers fedsim's message types: call on the config of an actor system that will host a
+/// federation.
+void add_fedsim_types(caf::actor_system_config& cfg);
+
+/// Runs the federation described by `config` (already finalized) in its own actor system with
+/// options.threads threads. Throws on a setup error.
 RunResult run_federation(const scenario::ScenarioConfig& config, const RunOptions& options);
+
+/// The same inside the caller's actor system (its config must have had add_fedsim_types);
+/// the federation's actors are stopped when the run is over. options.threads is ignored.
+RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConfig& config,
+                         const RunOptions& options);
 
 }  // namespace fedsim::actors

@@ -115,3 +115,16 @@ TEST_CASE("the same scenario and seed give byte-identical files on 1 or 4 thread
   CHECK(files[0][2].find("\"event\":\"drop\"") != std::string::npos);
   for (int f = 0; f < 3; ++f) CHECK(files[0][f] == files[1][f]);
 }
+
+TEST_CASE("a federation runs inside the caller's own actor system", "[actors]") {
+  caf::actor_system_config cfg;
+  add_fedsim_types(cfg);
+  caf::actor_system system{cfg};
+  const auto c = small(fbo::Algorithm::dp_fts_de);
+  RunOptions opt;
+  opt.out_dir = fresh_dir("embedded").string();
+  const RunResult first = run_federation(system, c, opt);
+  const RunResult second = run_federation(system, c, opt);  // the system is reusable
+  CHECK(first.final_simple_regret == second.final_simple_regret);
+  CHECK(first.epsilon == Approx(fbo::run_reference(c.algorithm).epsilon).epsilon(1e-12));
+}
