@@ -141,7 +141,11 @@ void advance(self_ptr self) {
       caf::actor dest;
       if (to == server_node) dest = s.wiring.server;
       else if (is_agent(to, s)) dest = s.wiring.agents[to];
-      if (!dest) continue;
+      if (!dest) {
+        ++s.totals.dropped;
+        log(self, "drop", ev.env, "unknown recipient");
+        continue;
+      }
       if (!ev.system && is_agent(to, s) && s.plan.agents[to].down(s.now)) {
         ++s.totals.dropped;
         log(self, "drop", ev.env, "recipient down");
