@@ -72,3 +72,14 @@ TEST_CASE("fedsim run rejects bad scenarios with one line and exit code 2", "[cl
             .exit_code == 2);
   CHECK(run_fedsim("run " + (scenarios / "tiny.toml").string() + " --threads -1").exit_code == 2);
 }
+
+TEST_CASE("--set takes one key=value per occurrence, before or after the scenario", "[cli][run]") {
+  const fs::path dir = fresh_dir("set-order");
+  const auto r = run_fedsim("run --set algorithm.q=0.5 --set world.agents=6 " +
+                            (scenarios / "tiny.toml").string() + " --quiet --out " + dir.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::string resolved = slurp(dir / "config.resolved.toml");
+  CHECK(resolved.find("q = 0.5") != std::string::npos);
+  CHECK(resolved.find("agents = 6") != std::string::npos);
+}

@@ -113,7 +113,8 @@ void add_run_command(CLI::App& app) {
       ->required();
   cmd->add_option("--out", o->out, "output folder (default: out/<scenario name>)");
   cmd->add_option("--seed", o->seed, "override the scenario's seed");
-  cmd->add_option("--set", o->overrides, "override a key: --set algorithm.q=0.5 (repeatable)");
+  cmd->add_option("--set", o->overrides, "override a key: --set algorithm.q=0.5 (repeatable)")
+      ->allow_extra_args(false);  // one key=value per --set, so a positional may follow
   cmd->add_option("--threads", o->threads, "actor scheduler threads (0: CAF's default)")
       ->capture_default_str();
   cmd->add_flag("--quiet", o->quiet, "no progress output");
