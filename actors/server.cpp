@@ -236,18 +236,40 @@ void check_complete(self_ptr self, std::function<void()> done) {
   done();
 }
 
-void open_round(self_ptr self) {
+/// Arms the current round's timeout (sync) or deadline (deadline, quorum) once. With nobody
+/// expected (every agent done or presumed dead) it stays unarmed so an idle server lets the
+/// run end; a report from a revived agent arms it.
+void arm_round_timer(self_ptr self) {
   auto& s = self->state;
-  if (s.stopped) return;
-  s.open = true;
-  s.late = s.dropped = s.rejected = 0;
+  if (!s.open || s.round_timer_armed || count_expected(s) == 0) return;
   const auto& p = policy(s);
   double wait = p.kind == Policy::sync ? p.round_timeout
                 : p.kind == Policy::async ? 0.0 : p.deadline;
   // Round 0 follows the initial design: n_init evaluations instead of one.
   if (s.round == 0) wait *= s.shared->config.n_init;
-  if (wait > 0.0 && std::isfinite(wait))
-    send_to(self, server_node, caf::make_message(timer{deadline_tag, s.round, 0}), wait);
+  if (!(wait > 0.0) || !std::isfinite(wait)) return;
+  s.round_timer_armed = true;
+  send_to(self, server_node, caf::make_message(timer{deadline_tag, s.round, 0}), wait);
+}
+
+/// Arms the async period timer unless it is pending or nobody is left to report.
+void arm_period_timer(self_ptr self) {
+  auto& s = self->state;
+  const auto& p = policy(s);
+  if (p.kind != Policy::async || !(p.async_period > 0) || s.period_timer_armed || s.stopped ||
+      (count_expected(s) == 0 && count_stored(s) == 0))
+    return;
+  s.period_timer_armed = true;
+  send_to(self, server_node, caf::make_message(timer{period_tag, 0, 0}), p.async_period);
+}
+
+void open_round(self_ptr self) {
+  auto& s = self->state;
+  if (s.stopped) return;
+  s.open = true;
+  s.late = s.dropped = s.rejected = 0;
+  s.round_timer_armed = false;
+  arm_round_timer(self);
 }
 
 /// Runs `body(done)`, answering the network's delivery request once `done` is called.
@@ -284,9 +306,7 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
             return done();
           }
           open_round(self);
-          if (policy(s).kind == Policy::async && policy(s).async_period > 0)
-            send_to(self, server_node, caf::make_message(timer{period_tag, 0, 0}),
-                    policy(s).async_period);
+          arm_period_timer(self);
           done();
         });
       },
@@ -318,6 +338,8 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
           }
           const int n = static_cast<int>(r.agent);
           set_status(s, n, s.done[n], false);  // it is alive after all
+          arm_round_timer(self);
+          arm_period_timer(self);
           if (policy(s).kind == Policy::async) {
             store_vector(s, n, omega, r.round);
             ++s.arrivals;
@@ -348,10 +370,9 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
           if (tm.tag == deadline_tag && s.open && tm.round == s.round)
             return close_round(self, done);
           if (tm.tag == period_tag) {
+            s.period_timer_armed = false;
             if (s.open && count_stored(s) == 0) note_misses(s);
-            if (count_expected(s) > 0 || count_stored(s) > 0)
-              send_to(self, server_node, caf::make_message(timer{period_tag, 0, 0}),
-                      policy(s).async_period);
+            arm_period_timer(self);
             if (s.open && count_stored(s) > 0) return close_round(self, done);
             return check_complete(self, done);
           }

@@ -46,6 +46,8 @@ struct ServerState {
   bool open = false;          ///< collecting for `round`
   bool stopped = false;       ///< every agent done or dead: no more rounds
   bool releasing = true;      ///< false once the privacy budget refused a release
+  bool round_timer_armed = false;   ///< the current round's timeout/deadline is pending
+  bool period_timer_armed = false;  ///< async: the period timer is pending
   std::vector<Eigen::VectorXd> vectors;      ///< per agent, for the current round (size 0: none)
   std::vector<std::int32_t> vector_round;    ///< round each stored vector was meant for
   std::vector<char> done, presumed_dead;

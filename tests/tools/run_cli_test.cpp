@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -73,7 +74,7 @@ TEST_CASE("fedsim run rejects bad scenarios with one line and exit code 2", "[cl
   CHECK(run_fedsim("run " + (scenarios / "tiny.toml").string() + " --threads -1").exit_code == 2);
 }
 
-TEST_CASE("--set takes one key=value per occurrence, before or after the scenario", "[cli][run]") {
+TEST_CASE("fedsim run takes one key=value per --set, before or after the scenario", "[cli][run]") {
   const fs::path dir = fresh_dir("set-order");
   const auto r = run_fedsim("run --set algorithm.q=0.5 --set world.agents=6 " +
                             (scenarios / "tiny.toml").string() + " --quiet --out " + dir.string());
@@ -82,4 +83,27 @@ TEST_CASE("--set takes one key=value per occurrence, before or after the scenari
   const std::string resolved = slurp(dir / "config.resolved.toml");
   CHECK(resolved.find("q = 0.5") != std::string::npos);
   CHECK(resolved.find("agents = 6") != std::string::npos);
+}
+
+TEST_CASE("a deadline run whose agents are all presumed dead still ends", "[cli][run]") {
+  // Regression: with every agent done or presumed dead the server kept opening empty rounds.
+  const fs::path dir = fresh_dir("all-presumed-dead");
+  const auto r = run_fedsim("run " + (scenarios / "stragglers/deadline.toml").string() +
+                            " --set world.agents=12 --set algorithm.iterations=6"
+                            " --set policy.deadline=2 --quiet --out " + dir.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // Agents that did not crash (crashes are at t = 20 s) all finish their 6 iterations.
+  std::map<int, int> last;
+  std::ifstream in(dir / "observations.csv");
+  std::string line;
+  std::getline(in, line);
+  while (std::getline(in, line)) {
+    const int agent = std::stoi(line.substr(0, line.find(',')));
+    const int t = std::stoi(line.substr(line.find(',') + 1));
+    last[agent] = std::max(last[agent], t);
+  }
+  int finished = 0;
+  for (const auto& [agent, t] : last) finished += t == 6;
+  CHECK(finished >= 12 - 3);  // 20% of 12 crash (ceil: 3)
 }

@@ -19,5 +19,11 @@ void add_privacy_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 /// `fedsim reference`: the plain synchronous reference loop on the synthetic objective.
 void add_reference_command(CLI::App& app);
+/// `fedsim sweep`: a scenario over a grid of values and seeds, aggregated into sweep.csv.
+void add_sweep_command(CLI::App& app);
+/// `fedsim plot`: regret, privacy-utility and straggler plots of run and sweep folders.
+void add_plot_command(CLI::App& app);
+/// `fedsim xarmed`: Fed-PNE, DP-Fed-PNE and HCT on Garland, DoubleSine or SEIR (engine loop).
+void add_xarmed_command(CLI::App& app);
 
 }  // namespace fedsim::cli

@@ -11,6 +11,9 @@ int main(int argc, char** argv) {
   fedsim::cli::add_run_command(app);
   fedsim::cli::add_privacy_command(app);
   fedsim::cli::add_reference_command(app);
+  fedsim::cli::add_sweep_command(app);
+  fedsim::cli::add_plot_command(app);
+  fedsim::cli::add_xarmed_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

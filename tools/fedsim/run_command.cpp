@@ -5,12 +5,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include <nlohmann/json.hpp>
-
 #include "actors/federation.hpp"
 #include "actors/logging.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/run_outputs.hpp"
 
 namespace fedsim::cli {
 namespace {
@@ -24,39 +23,6 @@ struct RunCommandOptions {
   bool quiet = false;
   std::string log_level;
 };
-
-void write_summary(const std::filesystem::path& dir, const scenario::ScenarioConfig& c,
-                   const actors::RunResult& r) {
-  const auto& n = r.network;
-  const nlohmann::json summary = {
-      {"scenario", c.name},
-      {"source", c.source_file},
-      {"seed", c.seed},
-      {"version", "0.1.0"},
-      {"algorithm", fbo::to_string(c.algorithm.algorithm)},
-      {"policy", c.policy.kind == scenario::PolicyConfig::Kind::sync       ? "sync"
-                 : c.policy.kind == scenario::PolicyConfig::Kind::deadline ? "deadline"
-                 : c.policy.kind == scenario::PolicyConfig::Kind::quorum   ? "quorum"
-                                                                           : "async"},
-      {"agents", c.world.agents},
-      {"iterations", c.algorithm.iterations},
-      {"mean_final_simple_regret", r.final_simple_regret},
-      {"mean_simple_regret_by_iteration", r.mean_simple_regret},
-      {"epsilon", c.algorithm.is_private() ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)},
-      {"delta", c.algorithm.is_private() ? nlohmann::json(r.delta) : nlohmann::json(nullptr)},
-      {"private_releases", r.releases},
-      {"messages",
-       {{"sent", n.sent},
-        {"delivered", n.delivered},
-        {"dropped", n.dropped},
-        {"duplicated", n.duplicated},
-        {"corrupted", n.corrupted},
-        {"bytes", n.bytes}}},
-      {"virtual_time", r.last_query_time},
-      {"virtual_time_last_event", n.final_time},
-      {"wall_time_s", r.wall_time}};
-  std::ofstream(dir / "summary.json") << summary.dump(2) << "\n";
-}
 
 void run(RunCommandOptions& o) {
   scenario::ScenarioConfig config;
@@ -76,8 +42,7 @@ void run(RunCommandOptions& o) {
     }
   }
   const std::filesystem::path dir = o.out.empty() ? "out/" + config.name : o.out;
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "config.resolved.toml") << scenario::to_toml(config);
+  write_resolved_config(dir, config);
 
   actors::RunOptions options;
   options.out_dir = dir.string();

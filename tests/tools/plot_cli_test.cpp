@@ -1,0 +1,253 @@
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/test_files.hpp"
+#include "tests/tools/run_command.hpp"
+
+namespace fs = std::filesystem;
+using fedsim::test::fresh_dir;
+using fedsim::test::run_fedsim;
+using fedsim::test::slurp;
+
+namespace {
+
+const fs::path scenarios = FEDSIM_SCENARIO_DIR;
+
+/// Rows of a CSV file without quoted fields, as maps from the header's names; the labels
+/// and values of these tests have no commas.
+std::vector<std::map<std::string, std::string>> read_table(const fs::path& file) {
+  std::istringstream in(slurp(file));
+  std::vector<std::map<std::string, std::string>> rows;
+  std::vector<std::string> header;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::string cell;
+    std::istringstream ss(line);
+    while (std::getline(ss, cell, ',')) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.push_back("");
+    if (header.empty()) {
+      header = cells;
+      continue;
+    }
+    REQUIRE(cells.size() == header.size());
+    std::map<std::string, std::string> row;
+    for (std::size_t k = 0; k < cells.size(); ++k) row[header[k]] = cells[k];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+/// The mean over agents of simple regret after iterations 0..T, recomputed from a run's
+/// observations.csv: each agent's last value carries over iterations it did not run.
+std::vector<double> regret_curve(const fs::path& run) {
+  const auto summary = nlohmann::json::parse(slurp(run / "summary.json"));
+  const int agents = summary["agents"], iterations = summary["iterations"];
+  std::vector<std::vector<double>> regret(agents, std::vector<double>(iterations + 1, -1.0));
+  for (const auto& o : read_table(run / "observations.csv")) {
+    const int a = std::stoi(o.at("agent")), t = std::stoi(o.at("iteration"));
+    if (t >= 0 && t <= iterations) regret[a][t] = std::stod(o.at("simple_regret"));
+  }
+  std::vector<double> curve(iterations + 1, 0.0);
+  for (int a = 0; a < agents; ++a) {
+    double last = 0.0;
+    for (int t = 0; t <= iterations; ++t) {
+      if (regret[a][t] >= 0) last = regret[a][t];
+      curve[t] += last / agents;
+    }
+  }
+  return curve;
+}
+
+/// How many rounds late each "late" event of a run was: the rounds closed (rounds.csv) by the
+/// event's time minus the report's round.
+std::vector<int> staleness(const fs::path& run) {
+  std::vector<double> closed;
+  for (const auto& r : read_table(run / "rounds.csv")) closed.push_back(std::stod(r.at("time")));
+  std::sort(closed.begin(), closed.end());
+  std::vector<int> out;
+  std::istringstream in(slurp(run / "events.jsonl"));
+  for (std::string line; std::getline(in, line);) {
+    const auto e = nlohmann::json::parse(line);
+    if (e["event"] != "late") continue;
+    const auto current = std::upper_bound(closed.begin(), closed.end(), e["time"].get<double>()) - closed.begin();
+    out.push_back(std::max<int>(1, static_cast<int>(current) - e["round"].get<int>()));
+  }
+  return out;
+}
+
+struct MeanSe {
+  double mean, se;
+};
+
+MeanSe mean_se(const std::vector<double>& xs) {
+  double mean = 0.0;
+  for (double x : xs) mean += x / static_cast<double>(xs.size());
+  if (xs.size() < 2) return {mean, std::nan("")};
+  double ss = 0.0;
+  for (double x : xs) ss += (x - mean) * (x - mean);
+  return {mean, std::sqrt(ss / static_cast<double>(xs.size() - 1) / static_cast<double>(xs.size()))};
+}
+
+bool close(double a, double b, double rel = 1e-9) {
+  return std::abs(a - b) <= rel * std::max(std::abs(a), std::abs(b)) + 1e-15;
+}
+
+/// Checks a plot's (x, y, se) for one label against expected values at x = 0, 1, ...
+void check_points(const std::vector<std::map<std::string, std::string>>& data, const std::string& plot,
+                  const std::string& label, const std::vector<MeanSe>& expected, std::size_t x0 = 0) {
+  INFO(plot << " / " << label);
+  std::vector<std::map<std::string, std::string>> rows;
+  for (const auto& r : data)
+    if (r.at("plot") == plot && r.at("label") == label) rows.push_back(r);
+  REQUIRE(rows.size() == expected.size());
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    INFO("x = " << rows[k].at("x"));
+    CHECK(std::stoul(rows[k].at("x")) == x0 + k);
+    CHECK(close(std::stod(rows[k].at("y")), expected[k].mean));
+    if (std::isnan(expected[k].se)) {
+      CHECK(rows[k].at("se").empty());
+    } else {
+      CHECK(close(std::stod(rows[k].at("se")), expected[k].se));
+    }
+  }
+}
+
+/// Every image is there and is what its name says.
+void check_images(const fs::path& dir) {
+  for (const char* name : {"regret", "privacy_utility", "stragglers", "staleness"}) {
+    INFO(name);
+    const std::string png = slurp(dir / (std::string(name) + ".png"));
+    CHECK(png.rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+    const std::string svg = slurp(dir / (std::string(name) + ".svg"));
+    CHECK((svg.rfind("<?xml", 0) == 0 || svg.rfind("<svg", 0) == 0));
+    CHECK(svg.find("</svg>") != std::string::npos);
+  }
+}
+
+/// The plot command needs matplotlib: say so plainly instead of failing later on.
+void require_matplotlib() {
+  const char* env = std::getenv("FEDSIM_PYTHON");
+  const std::string python = env && *env ? env : "/usr/bin/python3";
+  const int rc = std::system((python + " -c 'import matplotlib, numpy' >/dev/null 2>&1").c_str());
+  if (rc != 0)
+    FAIL(python + " cannot import matplotlib and numpy, which fedsim plot needs: run tools/setup "
+                  "(Debian's python3-matplotlib, python3-numpy) or set FEDSIM_PYTHON");
+}
+
+}  // namespace
+
+TEST_CASE("fedsim plot draws a sweep folder from its runs' files", "[cli][plot]") {
+  require_matplotlib();
+  // Stragglers with a deadline: late reports exist, so every view has numbers to check.
+  const fs::path sweep = fresh_dir("plot-sweep");
+  const auto s = run_fedsim("sweep " + (scenarios / "stragglers/deadline.toml").string() +
+                            " --set world.agents=12 --set algorithm.iterations=6 --grid "
+                            "policy.deadline=0.5,1 --seeds 2 --jobs 2 --quiet --out " + sweep.string());
+  INFO(s.output);
+  REQUIRE(s.exit_code == 0);
+  const fs::path out = fresh_dir("plot-sweep-out");
+  const auto p = run_fedsim("plot " + sweep.string() + " --out " + out.string());
+  INFO(p.output);
+  REQUIRE(p.exit_code == 0);
+  check_images(out);
+  const auto data = read_table(out / "plot_data.csv");
+  bool some_late = false;
+  for (const std::string deadline : {"0.5", "1"}) {
+    const std::string label = "policy.deadline=" + deadline;
+    std::vector<fs::path> runs = {sweep / label / "seed=1", sweep / label / "seed=2"};
+
+    // Regret: the mean over agents per run, then mean and standard error over seeds.
+    std::vector<std::vector<double>> curves;
+    for (const auto& r : runs) curves.push_back(regret_curve(r));
+    std::vector<MeanSe> regret;
+    for (std::size_t t = 0; t < curves[0].size(); ++t) regret.push_back(mean_se({curves[0][t], curves[1][t]}));
+    check_points(data, "regret", label, regret);
+
+    // Late reports per round (rounds.csv), over the rounds both seeds have or one has.
+    std::vector<std::vector<double>> late;
+    for (const auto& r : runs) {
+      late.emplace_back();
+      for (const auto& row : read_table(r / "rounds.csv")) late.back().push_back(std::stod(row.at("late")));
+    }
+    std::vector<MeanSe> late_points;
+    for (std::size_t k = 0; k < std::max(late[0].size(), late[1].size()); ++k) {
+      std::vector<double> xs;
+      for (const auto& l : late)
+        if (k < l.size()) xs.push_back(l[k]);
+      late_points.push_back(mean_se(xs));
+    }
+    check_points(data, "late", label, late_points);
+
+    // Staleness histogram: mean count per run of reports k = 1, 2, ... rounds late.
+    std::vector<std::vector<int>> stale = {staleness(runs[0]), staleness(runs[1])};
+    int top = 0;
+    for (const auto& st : stale)
+      for (int v : st) top = std::max(top, v);
+    some_late = some_late || top > 0;
+    std::vector<MeanSe> hist;
+    for (int k = 1; k <= top; ++k)
+      hist.push_back(mean_se({static_cast<double>(std::count(stale[0].begin(), stale[0].end(), k)),
+                              static_cast<double>(std::count(stale[1].begin(), stale[1].end(), k))}));
+    check_points(data, "staleness", label, hist, 1);
+
+    // Privacy-utility: mean eps and final regret over the seeds (summary.json).
+    std::vector<double> eps, final;
+    for (const auto& r : runs) {
+      const auto summary = nlohmann::json::parse(slurp(r / "summary.json"));
+      eps.push_back(summary["epsilon"].get<double>());
+      final.push_back(summary["mean_final_simple_regret"].get<double>());
+    }
+    for (const auto& row : data)
+      if (row.at("plot") == "privacy_utility" && row.at("label") == label) {
+        CHECK(close(std::stod(row.at("x")), mean_se(eps).mean));
+        CHECK(close(std::stod(row.at("y")), mean_se(final).mean));
+        CHECK(close(std::stod(row.at("se")), mean_se(final).se));
+      }
+  }
+  CHECK(some_late);  // else the staleness check above checked nothing
+}
+
+TEST_CASE("fedsim plot draws a single run folder", "[cli][plot]") {
+  require_matplotlib();
+  const fs::path run = fresh_dir("plot-run");
+  REQUIRE(run_fedsim("run " + (scenarios / "tiny.toml").string() + " --quiet --out " + run.string())
+              .exit_code == 0);
+  const fs::path out = fresh_dir("plot-run-out");
+  const auto p = run_fedsim("plot " + run.string() + " --label tiny --out " + out.string());
+  INFO(p.output);
+  REQUIRE(p.exit_code == 0);
+  check_images(out);
+  const auto data = read_table(out / "plot_data.csv");
+  std::vector<MeanSe> expected;
+  for (double y : regret_curve(run)) expected.push_back({y, std::nan("")});  // one seed: no se
+  check_points(data, "regret", "tiny", expected);
+  // It is the curve of summary.json (up to the 10 digits observations.csv keeps).
+  const auto summary = nlohmann::json::parse(slurp(run / "summary.json"));
+  const auto& curve = summary["mean_simple_regret_by_iteration"];
+  REQUIRE(curve.size() == expected.size());
+  for (std::size_t t = 0; t < expected.size(); ++t) CHECK(close(expected[t].mean, curve[t].get<double>(), 1e-8));
+}
+
+TEST_CASE("fedsim plot rejects folders that are not runs or sweeps with exit code 2", "[cli][plot]") {
+  const fs::path empty = fresh_dir("plot-empty");
+  fs::create_directories(empty);
+  for (const std::string& args : std::vector<std::string>{
+           "plot " + empty.string(), "plot /no/such/folder",
+           "plot " + empty.string() + " " + empty.string() + " --label a"}) {
+    INFO(args);
+    const auto r = run_fedsim(args);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.rfind("fedsim: error: ", 0) == 0);
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
+}

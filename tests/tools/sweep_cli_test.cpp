@@ -1,0 +1,207 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/test_files.hpp"
+#include "tests/tools/run_command.hpp"
+
+namespace fs = std::filesystem;
+using fedsim::test::fresh_dir;
+using fedsim::test::run_fedsim;
+using fedsim::test::slurp;
+
+namespace {
+
+const fs::path scenarios = FEDSIM_SCENARIO_DIR;
+
+/// Rows of a CSV file without quoted fields (what these sweeps write), header first.
+std::vector<std::vector<std::string>> read_rows(const fs::path& file) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(slurp(file));
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> row;
+    std::string cell;
+    std::istringstream cells(line);
+    while (std::getline(cells, cell, ',')) row.push_back(cell);
+    if (!line.empty() && line.back() == ',') row.push_back("");
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+/// Mean and standard error (sample sd / sqrt(n)) of two or more values.
+std::pair<double, double> mean_se(const std::vector<double>& xs) {
+  double mean = 0.0;
+  for (double x : xs) mean += x / static_cast<double>(xs.size());
+  double ss = 0.0;
+  for (double x : xs) ss += (x - mean) * (x - mean);
+  return {mean, std::sqrt(ss / static_cast<double>(xs.size() - 1) / static_cast<double>(xs.size()))};
+}
+
+bool close(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b)) + 1e-300; }
+
+const std::vector<std::string> qs = {"0.25", "0.5"};
+const std::vector<std::string> names = {"fts-de", "dp-fts-de"};
+
+fs::path run_folder(const fs::path& root, const std::string& q, const std::string& name, int seed) {
+  return root / ("algorithm.q=" + q) / ("algorithm.name=" + name) / ("seed=" + std::to_string(seed));
+}
+
+}  // namespace
+
+TEST_CASE("fedsim sweep runs a grid in parallel, aggregates over seeds and resumes", "[cli][sweep]") {
+  const fs::path root = fresh_dir("sweep");
+  const std::string command = "sweep " + (scenarios / "tiny.toml").string() +
+                              " --grid algorithm.q=0.25,0.5 --grid algorithm.name=fts-de,dp-fts-de"
+                              " --seeds 2 --jobs 2 --out " + root.string();
+  const auto first = run_fedsim(command);
+  INFO(first.output);
+  REQUIRE(first.exit_code == 0);
+  CHECK(count(first.output, " done in ") == 8);
+  CHECK(count(first.output, "skipped (complete)") == 0);
+  CHECK(first.output.find("[8/8] ") != std::string::npos);
+
+  for (const auto& q : qs)
+    for (const auto& name : names)
+      for (int seed : {1, 2})
+        for (const char* f : {"summary.json", "observations.csv", "rounds.csv", "config.resolved.toml"})
+          CHECK(fs::exists(run_folder(root, q, name, seed) / f));
+
+  // A run on a worker thread is the same run as `fedsim run` with those values.
+  const fs::path single = fresh_dir("sweep-single");
+  REQUIRE(run_fedsim("run " + (scenarios / "tiny.toml").string() +
+                     " --set algorithm.q=0.5 --set algorithm.name=dp-fts-de --seed 2 --quiet --out " +
+                     single.string()).exit_code == 0);
+  CHECK(slurp(single / "observations.csv") ==
+        slurp(run_folder(root, "0.5", "dp-fts-de", 2) / "observations.csv"));
+
+  // sweep.csv: one row per grid point, mean and standard error over the seeds' summary.json.
+  const auto rows = read_rows(root / "sweep.csv");
+  const std::vector<std::string> header = {
+      "algorithm.q", "algorithm.name", "runs",
+      "mean_final_simple_regret_mean", "mean_final_simple_regret_se", "regret_area_mean",
+      "regret_area_se", "epsilon_mean", "epsilon_se", "messages_sent_mean", "messages_sent_se",
+      "messages_dropped_mean", "messages_dropped_se", "virtual_time_mean", "virtual_time_se"};
+  REQUIRE(rows.size() == 5);
+  CHECK(rows[0] == header);
+  std::size_t r = 1;
+  for (const auto& q : qs)
+    for (const auto& name : names) {
+      INFO(q << " " << name);
+      const auto& row = rows[r++];
+      REQUIRE(row.size() == header.size());
+      CHECK(row[0] == q);
+      CHECK(row[1] == name);
+      CHECK(row[2] == "2");
+      std::vector<double> final, area, eps, sent, dropped, vtime;
+      for (int seed : {1, 2}) {
+        const auto s = nlohmann::json::parse(slurp(run_folder(root, q, name, seed) / "summary.json"));
+        CHECK(s["seed"] == seed);
+        final.push_back(s["mean_final_simple_regret"].get<double>());
+        double a = 0.0;
+        for (const auto& v : s["mean_simple_regret_by_iteration"]) a += v.get<double>();
+        area.push_back(a / static_cast<double>(s["mean_simple_regret_by_iteration"].size()));
+        if (!s["epsilon"].is_null()) eps.push_back(s["epsilon"].get<double>());
+        sent.push_back(s["messages"]["sent"].get<double>());
+        dropped.push_back(s["messages"]["dropped"].get<double>());
+        vtime.push_back(s["virtual_time"].get<double>());
+      }
+      const auto check_cells = [&row](std::size_t col, const std::vector<double>& xs) {
+        INFO("column " << col);
+        const auto [mean, se] = mean_se(xs);
+        CHECK(close(std::stod(row[col]), mean));
+        CHECK(close(std::stod(row[col + 1]), se));
+      };
+      check_cells(3, final);
+      check_cells(5, area);
+      if (name == "dp-fts-de") {
+        REQUIRE(eps.size() == 2);
+        check_cells(7, eps);
+      } else {  // no privacy cost: empty cells, NaN in pandas
+        CHECK(row[7].empty());
+        CHECK(row[8].empty());
+      }
+      check_cells(9, sent);
+      check_cells(11, dropped);
+      check_cells(13, vtime);
+    }
+  const auto runs = read_rows(root / "sweep_runs.csv");
+  REQUIRE(runs.size() == 9);
+  CHECK(runs[0][2] == "seed");
+  CHECK(runs[0][3] == "folder");
+  CHECK(runs[1][3] == "algorithm.q=0.25/algorithm.name=fts-de/seed=1");
+
+  // Again: every run is complete, nothing runs, the table is byte for byte the same.
+  const std::string table = slurp(root / "sweep.csv");
+  const auto again = run_fedsim(command);
+  INFO(again.output);
+  REQUIRE(again.exit_code == 0);
+  CHECK(count(again.output, "skipped (complete)") == 8);
+  CHECK(count(again.output, " done in ") == 0);
+  CHECK(slurp(root / "sweep.csv") == table);
+
+  // Without its summary.json a run is incomplete: only that one runs again.
+  const fs::path other = run_folder(root, "0.25", "fts-de", 1) / "observations.csv";
+  const auto before = fs::last_write_time(other);
+  fs::remove(run_folder(root, "0.5", "fts-de", 2) / "summary.json");
+  const auto resumed = run_fedsim(command);
+  INFO(resumed.output);
+  REQUIRE(resumed.exit_code == 0);
+  CHECK(count(resumed.output, "skipped (complete)") == 7);
+  CHECK(count(resumed.output, " done in ") == 1);
+  CHECK(resumed.output.find("algorithm.q=0.5 algorithm.name=fts-de seed=2 done in") != std::string::npos);
+  CHECK(fs::last_write_time(other) == before);
+  CHECK(slurp(root / "sweep.csv") == table);
+
+  // Other fixed settings make every folder stale: all run again.
+  const auto changed = run_fedsim(command + " --set algorithm.iterations=4");
+  INFO(changed.output);
+  REQUIRE(changed.exit_code == 0);
+  CHECK(count(changed.output, " done in ") == 8);
+  CHECK(count(changed.output, "configuration changed") == 8);
+  CHECK(nlohmann::json::parse(slurp(run_folder(root, "0.25", "fts-de", 1) / "summary.json"))["iterations"] == 4);
+}
+
+TEST_CASE("fedsim sweep rejects bad grids before running anything, with one line and exit code 2",
+          "[cli][sweep]") {
+  const std::string tiny = (scenarios / "tiny.toml").string();
+  const struct {
+    const char* args;
+    const char* names;  // what the line must mention
+  } cases[] = {
+      {"--grid algorithm.qq=0.25,0.5", "algorithm.qq"},         // unknown key
+      {"--grid algorithm.q=0.25,1.5", "--grid algorithm.q=1.5"},  // a bad value, not the first
+      {"--grid algorithm.q=0.25,abc", "algorithm.q"},           // not a number
+      {"--grid algorithm.q", "missing '='"},
+      {"--grid algorithm.q=0.25,,0.5", "empty value"},
+      {"--grid algorithm.q=0.25,0.25", "given twice"},
+      {"--grid algorithm.q=0.25 --grid algorithm.q=0.5", "given twice"},
+      {"--grid policy.kind=sync,fastest", "policy.kind"},
+      {"--grid seed=1,2", "--seeds"},
+      {"--seeds 0", "--seeds"},
+      {"--jobs 0", "--jobs"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.args);
+    const fs::path root = fresh_dir("sweep-bad");
+    const auto r = run_fedsim("sweep " + tiny + " " + c.args + " --out " + root.string());
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.rfind("fedsim: error: ", 0) == 0);
+    CHECK(count(r.output, "\n") == 1);
+    CHECK(r.output.find(c.names) != std::string::npos);
+    CHECK_FALSE(fs::exists(root));  // nothing ran
+  }
+}

@@ -1,0 +1,72 @@
+#include "tools/fedsim/run_outputs.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "scenarios/loader.hpp"
+
+namespace fedsim::cli {
+
+nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r) {
+  const auto& n = r.network;
+  return {
+      {"scenario", c.name},
+      {"source", c.source_file},
+      {"seed", c.seed},
+      {"version", "0.1.0"},
+      {"algorithm", fbo::to_string(c.algorithm.algorithm)},
+      {"policy", c.policy.kind == scenario::PolicyConfig::Kind::sync       ? "sync"
+                 : c.policy.kind == scenario::PolicyConfig::Kind::deadline ? "deadline"
+                 : c.policy.kind == scenario::PolicyConfig::Kind::quorum   ? "quorum"
+                                                                           : "async"},
+      {"agents", c.world.agents},
+      {"iterations", c.algorithm.iterations},
+      {"mean_final_simple_regret", r.final_simple_regret},
+      {"mean_simple_regret_by_iteration", r.mean_simple_regret},
+      {"epsilon", c.algorithm.is_private() ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)},
+      {"delta", c.algorithm.is_private() ? nlohmann::json(r.delta) : nlohmann::json(nullptr)},
+      {"private_releases", r.releases},
+      {"messages",
+       {{"sent", n.sent},
+        {"delivered", n.delivered},
+        {"dropped", n.dropped},
+        {"duplicated", n.duplicated},
+        {"corrupted", n.corrupted},
+        {"bytes", n.bytes}}},
+      {"virtual_time", r.last_query_time},
+      {"virtual_time_last_event", n.final_time},
+      {"wall_time_s", r.wall_time}};
+}
+
+void write_resolved_config(const std::filesystem::path& dir,
+                           const scenario::ScenarioConfig& config) {
+  std::filesystem::create_directories(dir);
+  std::ofstream out(dir / "config.resolved.toml");
+  out << scenario::to_toml(config);
+  if (!out) throw std::runtime_error("cannot write " + (dir / "config.resolved.toml").string());
+}
+
+void write_summary(const std::filesystem::path& dir, const scenario::ScenarioConfig& config,
+                   const actors::RunResult& result) {
+  // A reader (a resumed sweep) sees either no summary or a whole one, never half of one.
+  const auto tmp = dir / "summary.json.tmp";
+  {
+    std::ofstream out(tmp);
+    out << run_summary(config, result).dump(2) << "\n";
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  }
+  std::filesystem::rename(tmp, dir / "summary.json");
+}
+
+std::optional<nlohmann::json> read_summary(const std::filesystem::path& dir) {
+  std::ifstream in(dir / "summary.json");
+  if (!in) return std::nullopt;
+  auto summary = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!summary.is_object() || !summary.contains("mean_final_simple_regret")) return std::nullopt;
+  return summary;
+}
+
+}  // namespace fedsim::cli

@@ -1,0 +1,28 @@
+#pragma once
+/// The files `fedsim run` writes around a federation run (config.resolved.toml before it,
+/// summary.json after it), shared by `fedsim run` and `fedsim sweep`.
+#include <filesystem>
+#include <optional>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/federation.hpp"
+
+namespace fedsim::cli {
+
+/// The content of summary.json: final regret and the regret curve, eps and delta, message
+/// counts, virtual and wall time, seed, version.
+nlohmann::json run_summary(const scenario::ScenarioConfig& config, const actors::RunResult& result);
+
+/// Writes config.resolved.toml (every key, defaults included) into `dir`, creating it.
+void write_resolved_config(const std::filesystem::path& dir, const scenario::ScenarioConfig& config);
+
+/// Writes summary.json into `dir` atomically (a temporary file renamed over it): written last,
+/// its presence marks a complete run.
+void write_summary(const std::filesystem::path& dir, const scenario::ScenarioConfig& config,
+                   const actors::RunResult& result);
+
+/// The summary.json of a complete run in `dir`, or nothing when it is missing or unreadable.
+std::optional<nlohmann::json> read_summary(const std::filesystem::path& dir);
+
+}  // namespace fedsim::cli
