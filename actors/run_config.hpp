@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/fbo/reference_loop.hpp"
+#include "engine/xarmed/fed_pne_run.hpp"
 #include "engine/rng.hpp"
 
 namespace fedsim::scenario {
@@ -122,6 +123,15 @@ struct PrivacyConfig {
   void validate() const;
 };
 
+/// The federated X-armed bandit family (Fed-PNE, DP-Fed-PNE) in place of an FBO algorithm.
+/// Scenario files select it with [algorithm] name = "fed-pne" or "dp-fed-pne" and an X-armed
+/// objective (world.objective.kind = garland, double-sine or seir).
+struct XarmedConfig {
+  bool enabled = false;
+  /// problem.clients and problem.seed are filled from world.agents and the run seed.
+  xarmed::FedPneConfig fed_pne;
+};
+
 /// What a run writes besides the always-written files.
 struct OutputConfig {
   bool events = true;  ///< events.jsonl (large for big runs)
@@ -135,6 +145,7 @@ struct ScenarioConfig {
   /// The algorithm and its parameters; `agents`, `objective`, `noise_variance`, `seed`,
   /// `accountant` and `delta` inside it are filled from the world / privacy sections.
   fbo::ReferenceConfig algorithm;
+  XarmedConfig xarmed;  ///< used instead of `algorithm` when xarmed.enabled
   PolicyConfig policy;
   PrivacyConfig privacy;
   OutputConfig output;
