@@ -1,9 +1,12 @@
 #include "actors/federation.hpp"
 
 #include <chrono>
+#include <optional>
 
 #include "actors/accountant.hpp"
 #include "actors/agent.hpp"
+#include "actors/fed_pne_client.hpp"
+#include "actors/fed_pne_server.hpp"
 #include "actors/logging.hpp"
 #include "actors/server.hpp"
 
@@ -21,8 +24,102 @@ RunResult run_federation(const scenario::ScenarioConfig& config, const RunOption
   return run_federation(system, config, options);
 }
 
+namespace {
+
+/// Runs the network to quiescence, collects the recorder's files and result, stops the actors.
+RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& config,
+                const RunOptions& options, const caf::actor& network, const caf::actor& server,
+                const std::vector<caf::actor>& agents, const caf::actor& recorder,
+                const caf::actor& accountant, int iterations) {
+  const int N = static_cast<int>(agents.size());
+  RunResult result;
+  caf::scoped_actor self{system};
+  std::string failure;
+  auto on_error = [&](const caf::error& e) { failure = system.render(e); };
+  self->send(network, caf::put_atom::value, agents, server, recorder, config.output.events);
+  self->request(network, caf::infinite, run_atom::value)
+      .receive(
+          [&](std::uint64_t sent, std::uint64_t delivered, std::uint64_t dropped,
+              std::uint64_t duplicated, std::uint64_t corrupted, std::uint64_t bytes,
+              double final_time) {
+            result.network = {sent, delivered, dropped, duplicated, corrupted, bytes, final_time};
+          },
+          on_error);
+  if (failure.empty())
+    self->request(recorder, caf::infinite, finish_atom::value, options.out_dir,
+                  config.output.events, static_cast<std::int32_t>(N),
+                  static_cast<std::int32_t>(iterations))
+        .receive(
+            [&](std::vector<double>& curve, double last_query) {
+              result.mean_simple_regret = std::move(curve);
+              result.last_query_time = last_query;
+            },
+            on_error);
+  if (failure.empty() && accountant)
+    self->request(accountant, caf::infinite, caf::get_atom::value)
+        .receive(
+            [&](privacy_status& st) {
+              result.epsilon = st.epsilon;
+              result.releases = st.steps;
+            },
+            on_error);
+  for (const auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
+  for (const auto& a : {network, server, recorder, accountant})
+    if (a) self->send_exit(a, caf::exit_reason::user_shutdown);
+  if (!failure.empty()) throw std::runtime_error("federation run failed: " + failure);
+  return result;
+}
+
+/// A Fed-PNE / DP-Fed-PNE federation: client actors and the phase server through the network.
+RunResult run_fed_pne_federation(caf::actor_system& system,
+                                 const scenario::ScenarioConfig& config,
+                                 const RunOptions& options) {
+  const auto start = std::chrono::steady_clock::now();
+  const xarmed::FedPneConfig& fp = config.xarmed.fed_pne;
+  auto shared = std::make_shared<FedPneShared>();
+  shared->config = fp;
+  shared->problem = std::make_shared<const xarmed::FederatedProblem>(xarmed::make_problem(fp.problem));
+  shared->tree = std::make_shared<const xarmed::PartitionTree>(shared->problem->domain, fp.k,
+                                                               fp.split, fp.problem.seed);
+  std::optional<xarmed::FederatedDpGuarantee> guarantee;
+  if (fp.is_private()) {
+    guarantee = xarmed::dp_fed_pne_guarantee(fp.dp_epsilon, fp.dp_delta, fp.problem.clients);
+    shared->dp_noise_std = guarantee->noise_std;
+  }
+  const int M = shared->problem->clients();
+  logger("federation")->info("run '{}': {} clients, fed-pne, seed {}, output {}", config.name, M,
+                             config.seed, options.out_dir);
+  const caf::actor recorder = system.spawn(recorder_actor, options.on_round);
+  const caf::actor network = system.spawn(network_actor, make_network_plan(config));
+  shared->network = network;
+  shared->recorder = recorder;
+  std::vector<caf::actor> clients;
+  for (int m = 0; m < M; ++m)
+    clients.push_back(system.spawn(fed_pne_client_actor, static_cast<node_id>(m),
+                                   std::shared_ptr<const FedPneShared>(shared)));
+  const caf::actor server = system.spawn(fed_pne_server_actor,
+                                         std::shared_ptr<const FedPneShared>(shared), config.policy);
+  RunResult result = drive(system, config, options, network, server, clients, recorder,
+                           caf::actor{}, 0);
+  result.client_regret = std::move(result.mean_simple_regret);
+  result.mean_simple_regret.clear();
+  double total = 0.0;
+  for (double r : result.client_regret) total += r;
+  result.average_cumulative_regret = M > 0 ? total / M : 0.0;
+  if (guarantee) {
+    result.epsilon = guarantee->epsilon;
+    result.delta = guarantee->delta;
+  }
+  result.wall_time =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace
+
 RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConfig& config,
                          const RunOptions& options) {
+  if (config.xarmed.enabled) return run_fed_pne_federation(system, config, options);
   const auto start = std::chrono::steady_clock::now();
   const fbo::ReferenceConfig& algo = config.algorithm;
   const int N = algo.agents;
@@ -65,43 +162,9 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
 
   logger("federation")->info("run '{}': {} agents, {}, seed {}, output {}", config.name, N,
                              fbo::to_string(algo.algorithm), config.seed, options.out_dir);
-  RunResult result;
+  RunResult result = drive(system, config, options, network, server, agents, recorder,
+                           accountant, algo.iterations);
   result.delta = algo.effective_delta();
-  caf::scoped_actor self{system};
-  std::string failure;
-  auto on_error = [&](const caf::error& e) { failure = system.render(e); };
-  self->send(network, caf::put_atom::value, agents, server, recorder, config.output.events);
-  self->request(network, caf::infinite, run_atom::value)
-      .receive(
-          [&](std::uint64_t sent, std::uint64_t delivered, std::uint64_t dropped,
-              std::uint64_t duplicated, std::uint64_t corrupted, std::uint64_t bytes,
-              double final_time) {
-            result.network = {sent, delivered, dropped, duplicated, corrupted, bytes, final_time};
-          },
-          on_error);
-  if (failure.empty())
-    self->request(recorder, caf::infinite, finish_atom::value, options.out_dir,
-                  config.output.events, static_cast<std::int32_t>(N),
-                  static_cast<std::int32_t>(algo.iterations))
-        .receive(
-            [&](std::vector<double>& curve, double last_query) {
-              result.mean_simple_regret = std::move(curve);
-              result.last_query_time = last_query;
-            },
-            on_error);
-  if (failure.empty() && is_private)
-    self->request(accountant, caf::infinite, caf::get_atom::value)
-        .receive(
-            [&](privacy_status& st) {
-              result.epsilon = st.epsilon;
-              result.releases = st.steps;
-            },
-            on_error);
-
-  for (const auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
-  for (const auto& a : {network, server, recorder, accountant})
-    if (a) self->send_exit(a, caf::exit_reason::user_shutdown);
-  if (!failure.empty()) throw std::runtime_error("federation run failed: " + failure);
   if (!result.mean_simple_regret.empty()) result.final_simple_regret = result.mean_simple_regret.back();
   result.wall_time =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

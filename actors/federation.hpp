@@ -24,6 +24,8 @@ struct RunResult {
   double epsilon = 0.0;        ///< privacy spent (0 for non-private algorithms)
   double delta = 0.0;
   std::int64_t releases = 0;   ///< private releases charged to the accountant
+  std::vector<double> client_regret;   ///< Fed-PNE: each client's cumulative regret
+  double average_cumulative_regret = 0.0;  ///< Fed-PNE: R(T) / M
   NetworkTotals network;        ///< network.final_time: the last event (timers included)
   double last_query_time = 0.0;  ///< virtual time of the last query: when optimisation ended
   double wall_time = 0.0;      ///< seconds

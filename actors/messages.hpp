@@ -215,6 +215,71 @@ typename Inspector::result_type inspect(Inspector& f, network_event& x) {
            x.round, x.bytes, x.reason);
 }
 
+/// Fed-PNE server -> clients: phase p's active nodes (xarmed::PhaseBroadcast on the wire).
+struct phase_message {
+  std::int64_t phase = 0;
+  std::int32_t depth = 0;
+  std::vector<std::uint64_t> indices;
+  std::int64_t pulls_per_node = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, phase_message& x) {
+  return f(caf::meta::type_name("phase_message"), x.phase, x.depth, x.indices, x.pulls_per_node);
+}
+
+/// Fed-PNE client -> server: its local means of phase p (xarmed::ClientReport on the wire).
+struct phase_report {
+  std::int32_t client = 0;
+  std::int64_t phase = 0;
+  std::vector<double> means;
+  std::vector<std::int64_t> pulls;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, phase_report& x) {
+  return f(caf::meta::type_name("phase_report"), x.client, x.phase, x.means, x.pulls);
+}
+
+/// Fed-PNE client -> recorder: its cumulative regret after a phase's pulls.
+struct pull_event {
+  std::int32_t client = 0;
+  std::int64_t phase = 0;
+  std::int64_t steps = 0;  ///< pulls made so far
+  double time = 0.0;
+  double cumulative_regret = 0.0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, pull_event& x) {
+  return f(caf::meta::type_name("pull_event"), x.client, x.phase, x.steps, x.time,
+           x.cumulative_regret);
+}
+
+/// Fed-PNE server -> recorder: what closing a phase did.
+struct phase_event {
+  std::int64_t phase = 0;
+  double time = 0.0;
+  std::int32_t depth = 0;
+  std::int64_t nodes = 0;
+  std::int64_t pulls_per_node = 0;
+  std::int32_t reporters = 0;
+  std::int32_t excluded = 0;  ///< clients alive but not in the global mean
+  std::int32_t late = 0;
+  std::int32_t rejected = 0;
+  std::int32_t alive = 0;
+  std::int64_t survivors = 0;
+  double best_mean = 0.0;
+  double confidence_width = 0.0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, phase_event& x) {
+  return f(caf::meta::type_name("phase_event"), x.phase, x.time, x.depth, x.nodes,
+           x.pulls_per_node, x.reporters, x.excluded, x.late, x.rejected, x.alive, x.survivors,
+           x.best_mean, x.confidence_width);
+}
+
 /// Accountant replies: epsilon so far and whether the requested step was granted.
 struct privacy_status {
   bool granted = true;
@@ -249,4 +314,8 @@ CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::observation_event))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::round_event))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::network_event))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::privacy_status))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::phase_message))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::phase_report))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::pull_event))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::phase_event))
 CAF_END_TYPE_ID_BLOCK(fedsim)

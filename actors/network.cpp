@@ -19,6 +19,10 @@ std::pair<const char*, std::int32_t> describe(const caf::message& m) {
   if (m.match_elements<broadcast>()) return {"broadcast", m.get_as<broadcast>(0).round};
   if (m.match_elements<kickoff>()) return {"kickoff", 0};
   if (m.match_elements<agent_done>()) return {"agent_done", -1};
+  if (m.match_elements<phase_message>())
+    return {"phase", static_cast<std::int32_t>(m.get_as<phase_message>(0).phase)};
+  if (m.match_elements<phase_report>())
+    return {"phase_report", static_cast<std::int32_t>(m.get_as<phase_report>(0).phase)};
   if (m.match_elements<timer>()) return {"timer", m.get_as<timer>(0).round};
   if (m.match_elements<crash_notice>()) return {"crash_notice", -1};
   if (m.match_elements<recover_notice>()) return {"recover_notice", -1};

@@ -30,6 +30,23 @@ void write_rounds(const std::string& file, const std::vector<round_event>& round
             r.noise_std, r.epsilon, r.released ? 1 : 0, r.aggregate_norm);
 }
 
+void write_pulls(const std::string& file, std::vector<pull_event> pulls) {
+  std::sort(pulls.begin(), pulls.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.client, a.steps) < std::tie(b.client, b.steps);
+  });
+  CsvWriter csv(file, {"client", "phase", "step", "time", "cumulative_regret"});
+  for (const auto& p : pulls) csv.row(p.client, p.phase, p.steps, p.time, p.cumulative_regret);
+}
+
+void write_phases(const std::string& file, const std::vector<phase_event>& phases) {
+  CsvWriter csv(file, {"phase", "time", "depth", "nodes", "pulls_per_node", "reporters",
+                       "excluded", "late", "rejected", "alive", "survivors", "best_mean",
+                       "confidence_width"});
+  for (const auto& p : phases)
+    csv.row(p.phase, p.time, p.depth, p.nodes, p.pulls_per_node, p.reporters, p.excluded, p.late,
+            p.rejected, p.alive, p.survivors, p.best_mean, p.confidence_width);
+}
+
 namespace {
 /// Agents keep their ids; the server is -1 and the network itself -2.
 long long json_node(node_id n) {
@@ -91,11 +108,26 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCall
         if (self->state.on_round) self->state.on_round(e);
       },
       [self](network_event& e) { self->state.events.push_back(std::move(e)); },
+      [self](const pull_event& e) { self->state.pulls.push_back(e); },
+      [self](const phase_event& e) { self->state.phases.push_back(e); },
       [self](finish_atom, const std::string& folder, bool events, std::int32_t agents,
              std::int32_t iterations) -> caf::result<std::vector<double>, double> {
         auto& s = self->state;
         const std::filesystem::path dir(folder);
         std::filesystem::create_directories(dir);
+        if (!s.pulls.empty() || !s.phases.empty()) {  // a Fed-PNE run
+          std::vector<double> final_regret(agents, 0.0);
+          double last = 0.0;
+          for (const auto& p : s.pulls) {
+            if (p.client >= 0 && p.client < agents)
+              final_regret[p.client] = std::max(final_regret[p.client], p.cumulative_regret);
+            last = std::max(last, p.time);
+          }
+          write_pulls((dir / "observations.csv").string(), std::move(s.pulls));
+          write_phases((dir / "phases.csv").string(), s.phases);
+          if (events) write_events((dir / "events.jsonl").string(), std::move(s.events));
+          return {std::move(final_regret), last};
+        }
         std::vector<double> curve = mean_regret_curve(s.observations, agents, iterations);
         double last = 0.0;
         for (const auto& o : s.observations) last = std::max(last, o.time);

@@ -20,18 +20,25 @@ struct RecorderState {
   std::vector<observation_event> observations;
   std::vector<round_event> rounds;
   std::vector<network_event> events;
+  std::vector<pull_event> pulls;    ///< Fed-PNE runs
+  std::vector<phase_event> phases;  ///< Fed-PNE runs
   RoundCallback on_round;
   static inline const char* name = "recorder";
 };
 
 /// (finish_atom, folder, write_events, agents N, iterations T) -> (the mean simple regret
 /// curve (T + 1 values), the virtual time of the last query), once the files are written.
+/// For a Fed-PNE run (pull and phase events) it writes observations.csv (client, phase, step,
+/// time, cumulative_regret) and phases.csv instead, and the first value is each client's final
+/// cumulative regret (N values).
 caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round);
 
 /// Writes the three files (used by the recorder; public for tests).
 void write_observations(const std::string& file, std::vector<observation_event> observations);
 void write_rounds(const std::string& file, const std::vector<round_event>& rounds);
 void write_events(const std::string& file, std::vector<network_event> events);
+void write_pulls(const std::string& file, std::vector<pull_event> pulls);
+void write_phases(const std::string& file, const std::vector<phase_event>& phases);
 /// Mean over agents of simple regret after iterations 0 .. T.
 std::vector<double> mean_regret_curve(const std::vector<observation_event>& observations,
                                       int agents, int iterations);

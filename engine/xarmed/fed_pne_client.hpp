@@ -24,6 +24,7 @@ class FedPneClient {
                double dp_noise_std = 0.0);
 
   int id() const { return id_; }
+  PointRule point_rule() const { return rule_; }
   double dp_noise_std() const { return dp_noise_std_; }
   /// Starts a phase: computes the cells of its nodes (O(|K| h d) once) and clears the sums.
   /// Throws std::invalid_argument for a malformed broadcast (no nodes, pulls < 1, bad node).

@@ -20,6 +20,43 @@ void FedPneConfig::validate() const {
   if (is_private()) dp_fed_pne_guarantee(dp_epsilon, dp_delta, problem.clients);
 }
 
+double run_client_phase(FedPneClient& client, const PhaseBroadcast& b, std::int64_t steps,
+                        const FederatedProblem& problem, std::uint64_t seed,
+                        double* step_regret) {
+  const int m = client.id();
+  const Objective& local = *problem.locals[static_cast<std::size_t>(m)];
+  const Objective& global = *problem.global;
+  const double f_star = global.optimum_value();
+  const auto p = static_cast<std::uint64_t>(b.phase);
+  client.start_phase(b);
+  RandomStream rng(seed, "fedpne.client", static_cast<std::uint64_t>(m), p);
+  RandomStream dp_rng(seed, "fedpne.dp", static_cast<std::uint64_t>(m), p);
+  // With the centre rule each node is evaluated at one point: evaluate it once per phase
+  // (expensive objectives such as SEIR) instead of once per pull.
+  const bool centre = client.point_rule() == PointRule::centre;
+  constexpr double unset = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> node_value(b.size(), unset), node_regret(b.size(), unset);
+  double regret_sum = 0.0;
+  for (std::int64_t s = 0; s < steps; ++s) {
+    const std::size_t slot = client.next_slot();
+    const Eigen::VectorXd& x = client.propose(rng);
+    double f_m, regret;
+    if (centre) {
+      if (std::isnan(node_value[slot])) node_value[slot] = local.value(x);
+      if (std::isnan(node_regret[slot])) node_regret[slot] = f_star - global.value(x);
+      f_m = node_value[slot];
+      regret = node_regret[slot];
+    } else {
+      f_m = local.value(x);
+      regret = f_star - global.value(x);
+    }
+    client.observe(f_m + rng.uniform(-problem.noise, problem.noise), dp_rng);
+    regret_sum += regret;
+    if (step_regret) step_regret[s] += regret;
+  }
+  return regret_sum;
+}
+
 FedPneResult run_fed_pne(const FedPneConfig& config) {
   config.validate();
   return run_fed_pne(config, make_problem(config.problem));
@@ -45,21 +82,13 @@ FedPneResult run_fed_pne(const FedPneConfig& cfg, const FederatedProblem& proble
   clients.reserve(static_cast<std::size_t>(m_count));
   for (int m = 0; m < m_count; ++m) clients.emplace_back(m, tree, config.point, dp_std);
 
-  const Objective& global = *problem.global;
-  const double f_star = global.optimum_value();
-  const double noise = problem.noise;
-  const bool centre = config.point == PointRule::centre;
-  constexpr double unset = std::numeric_limits<double>::quiet_NaN();
-
   result.client_regret.assign(static_cast<std::size_t>(m_count), 0.0);
   std::vector<double> step_regret;  // summed over clients, per step
   if (config.record_curve) step_regret.assign(static_cast<std::size_t>(budget), 0.0);
-  std::vector<double> node_regret, node_value;  // per node of the phase, centre rule only
 
   std::int64_t t = 0;
   while (t < budget) {
     const PhaseBroadcast& b = server.broadcast();
-    const auto p = static_cast<std::uint64_t>(b.phase);
     const std::int64_t steps = std::min(b.length(), budget - t);
     PhaseRecord rec;
     rec.phase = b.phase;
@@ -70,37 +99,11 @@ FedPneResult run_fed_pne(const FedPneConfig& cfg, const FederatedProblem& proble
     rec.steps = steps;
     ++result.rounds;
     result.nodes_received_per_client += static_cast<std::int64_t>(b.size());
-    // With the centre rule each node is evaluated at one point: evaluate once per phase
-    // (expensive objectives such as SEIR) instead of once per pull.
-    node_regret.assign(b.size(), unset);
 
-    for (int m = 0; m < m_count; ++m) {
-      FedPneClient& client = clients[static_cast<std::size_t>(m)];
-      const Objective& local = *problem.locals[static_cast<std::size_t>(m)];
-      client.start_phase(b);
-      RandomStream rng(seed, "fedpne.client", static_cast<std::uint64_t>(m), p);
-      RandomStream dp_rng(seed, "fedpne.dp", static_cast<std::uint64_t>(m), p);
-      node_value.assign(b.size(), unset);
-      double regret_sum = 0.0;
-      for (std::int64_t s = 0; s < steps; ++s) {
-        const std::size_t slot = client.next_slot();
-        const Eigen::VectorXd& x = client.propose(rng);
-        double f_m, regret;
-        if (centre) {
-          if (std::isnan(node_value[slot])) node_value[slot] = local.value(x);
-          if (std::isnan(node_regret[slot])) node_regret[slot] = f_star - global.value(x);
-          f_m = node_value[slot];
-          regret = node_regret[slot];
-        } else {
-          f_m = local.value(x);
-          regret = f_star - global.value(x);
-        }
-        client.observe(f_m + rng.uniform(-noise, noise), dp_rng);
-        regret_sum += regret;
-        if (config.record_curve) step_regret[static_cast<std::size_t>(t + s)] += regret;
-      }
-      result.client_regret[static_cast<std::size_t>(m)] += regret_sum;
-    }
+    for (int m = 0; m < m_count; ++m)
+      result.client_regret[static_cast<std::size_t>(m)] += run_client_phase(
+          clients[static_cast<std::size_t>(m)], b, steps, problem, seed,
+          config.record_curve ? &step_regret[static_cast<std::size_t>(t)] : nullptr);
     t += steps;
 
     if (steps == b.length()) {  // a phase cut by the budget is never reported

@@ -10,6 +10,7 @@
 
 #include "engine/xarmed/dp_fed_pne.hpp"
 #include "engine/xarmed/fed_pne_schedule.hpp"
+#include "engine/xarmed/fed_pne_client.hpp"
 #include "engine/xarmed/partition_tree.hpp"
 #include "engine/xarmed/problem.hpp"
 
@@ -59,6 +60,15 @@ struct FedPneResult {
   std::vector<PhaseRecord> phases;
   std::optional<FederatedDpGuarantee> privacy;  ///< DP-Fed-PNE only
 };
+
+/// Client `client`'s work in one phase: start_phase(b), then `steps` (<= b.length()) pulls
+/// with rewards from its local objective plus uniform noise, random draws keyed by
+/// (seed, client, phase). Returns the regret summed on the global objective; adds each pull's
+/// regret to step_regret[0 .. steps) when given. The reference loop and the client actor both
+/// call it, so their pulls are identical.
+double run_client_phase(FedPneClient& client, const PhaseBroadcast& b, std::int64_t steps,
+                        const FederatedProblem& problem, std::uint64_t seed,
+                        double* step_regret = nullptr);
 
 /// Runs on an already built problem (config.problem is then ignored but for the seed, which
 /// keys the partition and the clients' streams; problem.clients() is M).

@@ -54,15 +54,24 @@ ReportStatus FedPneServer::receive(const ClientReport& r) {
 
 PhaseOutcome FedPneServer::close_phase() {
   if (!ready()) throw std::logic_error("fed-pne: close_phase before every client reported");
+  return close_phase_with_reports();
+}
+
+PhaseOutcome FedPneServer::close_phase_with_reports() {
+  if (received_count_ == 0) throw std::logic_error("fed-pne: close_phase with no report");
   const std::size_t n = broadcast_.size();
   PhaseOutcome out;
   out.phase = broadcast_.phase;
   out.depth = broadcast_.depth;
+  out.reporters = received_count_;
   out.global_means.assign(n, 0.0);
-  for (const auto& client : means_)
-    for (std::size_t j = 0; j < n; ++j) out.global_means[j] += client[j];
-  for (double& v : out.global_means) v /= clients();
-  const std::int64_t total_pulls = broadcast_.pulls_per_node * clients();  // T_{h,i} = M t
+  // Client order, so arrival order never matters; only the clients that reported count.
+  for (int m = 0; m < clients(); ++m)
+    if (received_[m])
+      for (std::size_t j = 0; j < n; ++j) out.global_means[j] += means_[m][j];
+  for (double& v : out.global_means) v /= received_count_;
+  // T_{h,i} = M t with every client; fewer reports mean fewer pulls and a wider band.
+  const std::int64_t total_pulls = broadcast_.pulls_per_node * received_count_;
   out.confidence_width = schedule_.confidence_width(total_pulls);
   out.smoothness = schedule_.smoothness(broadcast_.depth);
   out.elimination = eliminate(out.global_means, out.confidence_width, out.smoothness);

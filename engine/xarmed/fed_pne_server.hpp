@@ -21,6 +21,7 @@ struct PhaseOutcome {
   double confidence_width = 0.0;     ///< b_{h,i} (one per phase: same depth and pull count)
   double smoothness = 0.0;           ///< nu_1 rho^h
   Elimination elimination;           ///< best node, eliminated flags, survivor count
+  int reporters = 0;                 ///< clients whose means were averaged
 };
 
 class FedPneServer {
@@ -41,6 +42,10 @@ class FedPneServer {
   /// Averages the reports (in client order, so arrival order never matters), eliminates, and
   /// moves to the next phase. Throws std::logic_error unless ready().
   PhaseOutcome close_phase();
+  /// The same with the clients that reported so far (at least one): a deadline's phase.
+  /// The global mean is then the mean of their local means, and b_{h,i} uses their pulls.
+  /// Throws std::logic_error with no report.
+  PhaseOutcome close_phase_with_reports();
 
  private:
   /// Algorithm 2 lines 5-8: expand `indices` (at `depth`) while |K| tau_h < M or tau_h <= 1,

@@ -59,10 +59,19 @@ void run(RunCommandOptions& o) {
   const actors::RunResult r = actors::run_federation(config, options);
   if (!o.quiet && tty) std::fprintf(stderr, "\n");
   write_summary(dir, config, r);
-  std::printf("%s: %s, N=%d T=%d  mean final simple regret %.4f", config.name.c_str(),
-              fbo::to_string(config.algorithm.algorithm).c_str(), config.world.agents,
-              config.algorithm.iterations, r.final_simple_regret);
-  if (config.algorithm.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);
+  if (config.xarmed.enabled) {
+    const auto& fp = config.xarmed.fed_pne;
+    std::printf("%s: %s on %s, M=%d T=%lld  avg cumulative regret per client %.2f",
+                config.name.c_str(), fp.is_private() ? "dp-fed-pne" : "fed-pne",
+                xarmed::to_string(fp.problem.objective).c_str(), config.world.agents,
+                static_cast<long long>(fp.budget), r.average_cumulative_regret);
+    if (fp.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);
+  } else {
+    std::printf("%s: %s, N=%d T=%d  mean final simple regret %.4f", config.name.c_str(),
+                fbo::to_string(config.algorithm.algorithm).c_str(), config.world.agents,
+                config.algorithm.iterations, r.final_simple_regret);
+    if (config.algorithm.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);
+  }
   std::printf("  messages %llu (dropped %llu)  virtual time %.2f  wall %.2fs  -> %s\n",
               static_cast<unsigned long long>(r.network.sent),
               static_cast<unsigned long long>(r.network.dropped), r.last_query_time,

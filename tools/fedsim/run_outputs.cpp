@@ -9,7 +9,40 @@
 
 namespace fedsim::cli {
 
+namespace {
+/// summary.json of a Fed-PNE / DP-Fed-PNE run.
+nlohmann::json fed_pne_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r) {
+  const auto& fp = c.xarmed.fed_pne;
+  const auto& n = r.network;
+  return {{"scenario", c.name},
+          {"source", c.source_file},
+          {"seed", c.seed},
+          {"version", "0.1.0"},
+          {"algorithm", fp.is_private() ? "dp-fed-pne" : "fed-pne"},
+          {"objective", xarmed::to_string(fp.problem.objective)},
+          {"policy", c.policy.kind == scenario::PolicyConfig::Kind::sync ? "sync" : "deadline"},
+          {"clients", c.world.agents},
+          {"budget", fp.budget},
+          {"mean_final_simple_regret", nullptr},  // an FBO metric; see the cumulative regret
+          {"average_cumulative_regret_per_client", r.average_cumulative_regret},
+          {"client_cumulative_regret", r.client_regret},
+          {"epsilon", fp.is_private() ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)},
+          {"delta", fp.is_private() ? nlohmann::json(r.delta) : nlohmann::json(nullptr)},
+          {"messages",
+           {{"sent", n.sent},
+            {"delivered", n.delivered},
+            {"dropped", n.dropped},
+            {"duplicated", n.duplicated},
+            {"corrupted", n.corrupted},
+            {"bytes", n.bytes}}},
+          {"virtual_time", r.last_query_time},
+          {"virtual_time_last_event", n.final_time},
+          {"wall_time_s", r.wall_time}};
+}
+}  // namespace
+
 nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r) {
+  if (c.xarmed.enabled) return fed_pne_summary(c, r);
   const auto& n = r.network;
   return {
       {"scenario", c.name},

@@ -139,3 +139,32 @@ TEST_CASE("fed-pne server: the order reports arrive in never changes the result"
   CHECK(a.global_means == b.global_means);  // bit for bit
   CHECK(forward.broadcast().indices == backward.broadcast().indices);
 }
+
+TEST_CASE("a phase closed with some clients' reports averages those clients only",
+          "[xarmed]") {
+  using namespace fedsim;
+  using namespace fedsim::xarmed;
+  const PartitionTree tree(Box::unit(1), 2, SplitRule::random_axis, 1);
+  FedPneServer full(tree, FedPneParams{}, 3, 10000), partial(tree, FedPneParams{}, 3, 10000);
+  const PhaseBroadcast b = partial.broadcast();  // phase 1, kept after partial moves on
+  auto report = [&](int m, double level) {
+    ClientReport r;
+    r.client = m;
+    r.phase = b.phase;
+    r.means.assign(b.size(), level);
+    for (size_t j = 0; j < b.size(); ++j) r.means[j] += 0.01 * static_cast<double>(j);
+    r.pulls.assign(b.size(), b.pulls_per_node);
+    return r;
+  };
+  CHECK_THROWS_AS(partial.close_phase_with_reports(), std::logic_error);
+  REQUIRE(partial.receive(report(0, 0.2)) == ReportStatus::accepted);
+  REQUIRE(partial.receive(report(2, 0.6)) == ReportStatus::accepted);
+  CHECK_THROWS_AS(partial.close_phase(), std::logic_error);  // not every client reported
+  const PhaseOutcome out = partial.close_phase_with_reports();
+  CHECK(out.reporters == 2);
+  for (size_t j = 0; j < out.global_means.size(); ++j)
+    CHECK(out.global_means[j] == Approx(0.4 + 0.01 * static_cast<double>(j)));
+  // Two clients' pulls give a wider confidence band than three.
+  for (int m = 0; m < 3; ++m) REQUIRE(full.receive(report(m, 0.4)) == ReportStatus::accepted);
+  CHECK(out.confidence_width > full.close_phase().confidence_width);
+}

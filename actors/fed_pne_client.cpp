@@ -1,0 +1,94 @@
+#include "actors/fed_pne_client.hpp"
+
+#include <algorithm>
+
+namespace fedsim::actors {
+namespace {
+
+using self_ptr = caf::stateful_actor<FedPneClientState>*;
+
+void send_to(self_ptr self, node_id to, caf::message payload, std::uint64_t bytes = 0) {
+  auto& s = self->state;
+  self->send(s.shared->network, envelope{s.id, to, 0.0, bytes, std::move(payload)});
+}
+
+xarmed::PhaseBroadcast to_engine(const phase_message& m) {
+  return {m.phase, m.depth, m.indices, m.pulls_per_node};
+}
+
+void maybe_start(self_ptr self) {
+  auto& s = self->state;
+  if (s.busy || !s.alive || s.done || !s.latest || s.latest->phase <= s.started_phase) return;
+  const xarmed::PhaseBroadcast b = to_engine(*s.latest);
+  const std::int64_t steps = std::min(b.length(), s.shared->config.budget - s.steps_done);
+  s.started_phase = b.phase;
+  s.working_steps = steps;
+  s.working_regret = xarmed::run_client_phase(*s.client, b, steps, *s.shared->problem,
+                                              s.shared->config.problem.seed);
+  s.busy = true;
+  send_to(self, s.id,
+          caf::make_message(timer{0, static_cast<std::int32_t>(b.phase),
+                                  static_cast<std::int32_t>(steps)}));
+}
+
+void finish_phase(self_ptr self, double now) {
+  auto& s = self->state;
+  s.busy = false;
+  s.steps_done += s.working_steps;
+  s.regret += s.working_regret;
+  self->send(s.shared->recorder, pull_event{static_cast<std::int32_t>(s.id), s.started_phase,
+                                            s.steps_done, now, s.regret});
+  if (s.client->phase_done()) {  // a phase cut short by the budget is never reported
+    const xarmed::ClientReport r = s.client->report();
+    send_to(self, server_node,
+            caf::make_message(phase_report{r.client, r.phase, r.means, r.pulls}),
+            r.means.size() * (sizeof(double) + sizeof(std::int64_t)) + 16);
+  }
+  if (s.steps_done >= s.shared->config.budget) {
+    s.done = true;
+    send_to(self, server_node, caf::make_message(agent_done{s.id}));
+    return;
+  }
+  maybe_start(self);
+}
+
+}  // namespace
+
+caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self, node_id id,
+                                   std::shared_ptr<const FedPneShared> shared) {
+  auto& s = self->state;
+  s.id = id;
+  s.shared = std::move(shared);
+  s.client.emplace(static_cast<int>(id), *s.shared->tree, s.shared->config.point,
+                   s.shared->dp_noise_std);
+  return {
+      [self](const kickoff&, virtual_time) { return caf::ok_atom_v; },
+      [self](const phase_message& m, virtual_time) {
+        auto& s = self->state;
+        if (!s.latest || m.phase > s.latest->phase) s.latest = m;
+        maybe_start(self);
+        return caf::ok_atom_v;
+      },
+      [self](const timer& tm, virtual_time vt) {
+        auto& s = self->state;
+        if (s.alive && s.busy && tm.round == s.started_phase) finish_phase(self, vt.seconds);
+        return caf::ok_atom_v;
+      },
+      [self](const crash_notice& c, virtual_time) {
+        auto& s = self->state;
+        s.alive = false;
+        s.busy = false;  // the phase in flight is lost with the crash
+        if (!c.keep_state)
+          s.client.emplace(static_cast<int>(s.id), *s.shared->tree, s.shared->config.point,
+                           s.shared->dp_noise_std);
+        return caf::ok_atom_v;
+      },
+      [self](recover_notice, virtual_time) {
+        self->state.alive = true;
+        maybe_start(self);
+        return caf::ok_atom_v;
+      },
+  };
+}
+
+}  // namespace fedsim::actors

@@ -1,0 +1,46 @@
+#pragma once
+/// The Fed-PNE client actor: wraps one engine xarmed::FedPneClient. On each phase message it
+/// makes the phase's pulls (at most its remaining budget) with xarmed::run_client_phase, the
+/// compute time of every pull charged by the network through a self-addressed timer; when they
+/// finish it reports its local means (a phase cut short by the budget is not reported) and
+/// records its cumulative regret. Only means leave the client, never rewards.
+#include <memory>
+#include <optional>
+
+#include <caf/all.hpp>
+
+#include "actors/messages.hpp"
+#include "engine/xarmed/fed_pne_run.hpp"
+
+namespace fedsim::actors {
+
+/// What every Fed-PNE actor of a run shares, immutable.
+struct FedPneShared {
+  xarmed::FedPneConfig config;
+  std::shared_ptr<const xarmed::FederatedProblem> problem;
+  std::shared_ptr<const xarmed::PartitionTree> tree;
+  double dp_noise_std = 0.0;  ///< > 0 for DP-Fed-PNE
+  caf::actor network;
+  caf::actor recorder;
+};
+
+struct FedPneClientState {
+  node_id id = 0;
+  std::shared_ptr<const FedPneShared> shared;
+  std::optional<xarmed::FedPneClient> client;
+  std::optional<phase_message> latest;  ///< newest phase received
+  std::int64_t started_phase = 0;       ///< the last phase worked on
+  std::int64_t steps_done = 0;          ///< pulls made
+  std::int64_t working_steps = 0;       ///< pulls of the phase in flight
+  double working_regret = 0.0;          ///< their regret, counted when they finish
+  double regret = 0.0;                  ///< cumulative regret on the global objective
+  bool busy = false;
+  bool alive = true;
+  bool done = false;
+  static inline const char* name = "fed_pne_client";
+};
+
+caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self, node_id id,
+                                   std::shared_ptr<const FedPneShared> shared);
+
+}  // namespace fedsim::actors

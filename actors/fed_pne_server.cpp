@@ -1,0 +1,197 @@
+#include "actors/fed_pne_server.hpp"
+
+#include <cmath>
+#include <functional>
+
+#include "actors/logging.hpp"
+
+namespace fedsim::actors {
+namespace {
+
+using self_ptr = caf::stateful_actor<FedPneServerState>*;
+using Policy = scenario::PolicyConfig::Kind;
+
+int num_clients(const FedPneServerState& s) { return static_cast<int>(s.done.size()); }
+bool expected(const FedPneServerState& s, int m) { return !s.done[m] && !s.presumed_dead[m]; }
+
+int count_expected(const FedPneServerState& s) {
+  int k = 0;
+  for (int m = 0; m < num_clients(s); ++m) k += expected(s, m);
+  return k;
+}
+
+bool all_expected_reported(const FedPneServerState& s) {
+  for (int m = 0; m < num_clients(s); ++m)
+    if (expected(s, m) && !s.reported[m]) return false;
+  return true;
+}
+
+void send_to(self_ptr self, node_id to, caf::message payload, double delay = 0.0,
+             std::uint64_t bytes = 0) {
+  self->send(self->state.shared->network, envelope{server_node, to, delay, bytes, std::move(payload)});
+}
+
+void log_event(self_ptr self, const char* kind, const phase_report& r, const char* reason) {
+  auto& s = self->state;
+  self->send(s.shared->recorder,
+             network_event{s.now, s.event_seq++, kind, static_cast<node_id>(r.client),
+                           server_node, "phase_report", static_cast<std::int32_t>(r.phase), 0,
+                           reason});
+}
+
+/// Arms the phase's timeout or deadline (per pull of the phase) while anyone is expected.
+void arm_timer(self_ptr self) {
+  auto& s = self->state;
+  if (!s.open || s.timer_armed || count_expected(s) == 0) return;
+  const auto& b = s.server->broadcast();
+  const double per_pull = s.policy.kind == Policy::sync ? s.policy.round_timeout
+                                                         : s.policy.deadline;
+  const double wait = per_pull * static_cast<double>(b.length());
+  if (!(wait > 0.0) || !std::isfinite(wait)) return;
+  s.timer_armed = true;
+  send_to(self, server_node, caf::make_message(timer{0, static_cast<std::int32_t>(b.phase), 0}),
+          wait);
+}
+
+void broadcast_phase(self_ptr self) {
+  auto& s = self->state;
+  const auto& b = s.server->broadcast();
+  const caf::message m =
+      caf::make_message(phase_message{b.phase, b.depth, b.indices, b.pulls_per_node});
+  const std::uint64_t bytes = b.indices.size() * sizeof(std::uint64_t) + 24;
+  for (int c = 0; c < num_clients(s); ++c) send_to(self, static_cast<node_id>(c), m, 0.0, bytes);
+  s.open = true;
+  s.timer_armed = false;
+  s.late = s.rejected = 0;
+  std::fill(s.reported.begin(), s.reported.end(), 0);
+  arm_timer(self);
+}
+
+void note_misses(FedPneServerState& s) {
+  for (int m = 0; m < num_clients(s); ++m) {
+    if (s.reported[m]) {
+      s.missed[m] = 0;
+    } else if (expected(s, m) && ++s.missed[m] >= s.policy.dead_after_missed) {
+      s.presumed_dead[m] = 1;
+      logger("server")->info("t={:.3f} phase {}: client {} presumed dead", s.now,
+                             s.server->broadcast().phase, m);
+    }
+  }
+}
+
+void close_phase(self_ptr self) {
+  auto& s = self->state;
+  const int alive = count_expected(s);
+  note_misses(s);
+  const auto& b = s.server->broadcast();
+  phase_event e;
+  e.phase = b.phase;
+  e.time = s.now;
+  e.depth = b.depth;
+  e.nodes = static_cast<std::int64_t>(b.size());
+  e.pulls_per_node = b.pulls_per_node;
+  e.late = s.late;
+  e.rejected = s.rejected;
+  e.alive = alive;
+  const xarmed::PhaseOutcome out = s.server->close_phase_with_reports();
+  e.reporters = out.reporters;
+  e.excluded = alive - out.reporters;
+  e.survivors = static_cast<std::int64_t>(out.elimination.survivors);
+  e.best_mean = out.global_means[out.elimination.best];
+  e.confidence_width = out.confidence_width;
+  self->send(s.shared->recorder, e);
+  s.open = false;
+  broadcast_phase(self);
+}
+
+void check_complete(self_ptr self) {
+  auto& s = self->state;
+  if (!s.open) return;
+  if (count_expected(s) == 0 && s.server->reports_received() == 0) return;  // idle
+  if (all_expected_reported(s) && s.server->reports_received() > 0) close_phase(self);
+}
+
+template <class Body>
+caf::ok_atom handle(self_ptr self, double now, Body body) {
+  self->state.now = now;
+  if (!self->state.stopped) body();
+  return caf::ok_atom_v;
+}
+
+}  // namespace
+
+caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
+                                   std::shared_ptr<const FedPneShared> shared,
+                                   scenario::PolicyConfig policy) {
+  auto& s = self->state;
+  s.shared = std::move(shared);
+  s.policy = policy;
+  const int M = s.shared->problem->clients();
+  s.server.emplace(*s.shared->tree, s.shared->config.params, M, s.shared->config.budget);
+  s.done.assign(M, 0);
+  s.presumed_dead.assign(M, 0);
+  s.reported.assign(M, 0);
+  s.missed.assign(M, 0);
+  return {
+      [self](const kickoff&, virtual_time vt) {
+        return handle(self, vt.seconds, [self] { broadcast_phase(self); });
+      },
+      [self](const phase_report& r, virtual_time vt) {
+        return handle(self, vt.seconds, [self, &r] {
+          auto& s = self->state;
+          const auto status =
+              s.server->receive(xarmed::ClientReport{r.client, r.phase, r.means, r.pulls});
+          if (status == xarmed::ReportStatus::wrong_phase && r.phase < s.server->broadcast().phase &&
+              r.phase > 0) {
+            ++s.late;  // a straggler's means for a phase already closed
+            log_event(self, "late", r, "");
+          } else if (status == xarmed::ReportStatus::duplicate) {
+            // a duplicated delivery: already counted
+          } else if (status != xarmed::ReportStatus::accepted) {
+            ++s.rejected;
+            log_event(self, "reject", r, "malformed report");
+            return;
+          }
+          if (r.client >= 0 && r.client < num_clients(s)) {
+            s.presumed_dead[r.client] = 0;  // it is alive after all
+            if (status == xarmed::ReportStatus::accepted) s.reported[r.client] = 1;
+          }
+          arm_timer(self);
+          check_complete(self);
+        });
+      },
+      [self](const timer& tm, virtual_time vt) {
+        return handle(self, vt.seconds, [self, tm] {
+          auto& s = self->state;
+          if (!s.open || tm.round != s.server->broadcast().phase) return;
+          s.timer_armed = false;
+          if (s.server->reports_received() > 0) return close_phase(self);
+          note_misses(s);  // nobody reported: wait longer while anyone is expected
+          arm_timer(self);
+        });
+      },
+      [self](const agent_done& d, virtual_time vt) {
+        return handle(self, vt.seconds, [self, d] {
+          auto& s = self->state;
+          if (d.agent < s.done.size()) s.done[d.agent] = 1;
+          if (count_expected(s) == 0 && s.server->reports_received() == 0) {
+            bool all_done = true;
+            for (char x : s.done) all_done = all_done && x;
+            if (all_done) s.stopped = true;
+            return;
+          }
+          check_complete(self);
+        });
+      },
+      [self](const membership_notice& m, virtual_time vt) {
+        return handle(self, vt.seconds, [self, m] {
+          auto& s = self->state;
+          if (m.agent < s.presumed_dead.size()) s.presumed_dead[m.agent] = m.alive ? 0 : 1;
+          arm_timer(self);
+          check_complete(self);
+        });
+      },
+  };
+}
+
+}  // namespace fedsim::actors

@@ -1,0 +1,47 @@
+#pragma once
+/// The Fed-PNE server actor: wraps the engine's xarmed::FedPneServer. It broadcasts a phase,
+/// collects the clients' local means and closes the phase under a straggler policy:
+///  sync     - wait for every client not presumed dead (a phase times out after
+///             round_timeout seconds per pull of the phase);
+///  deadline - close at broadcast + deadline x (pulls per client in the phase) with the clients
+///             that reported; the global mean is then over those clients only (the excluded
+///             ones are counted per phase): with the synthetic objectives' constant offsets the
+///             elimination is unaffected (a constant shifts every node's mean alike), but with
+///             heterogeneous clients such as SEIR regions the global mean is biased toward the
+///             fast clients' objectives.
+/// As in the FBO server, a client missing dead_after_missed phases in a row is presumed dead
+/// until it reports again, and a crash notice removes it at once. Malformed reports (unknown
+/// client, wrong size, non-finite, wrong pull counts) are counted, logged and never averaged.
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <caf/all.hpp>
+
+#include "actors/fed_pne_client.hpp"
+#include "actors/messages.hpp"
+#include "actors/run_config.hpp"
+#include "engine/xarmed/fed_pne_server.hpp"
+
+namespace fedsim::actors {
+
+struct FedPneServerState {
+  std::shared_ptr<const FedPneShared> shared;
+  scenario::PolicyConfig policy;
+  std::optional<xarmed::FedPneServer> server;
+  std::vector<char> done, presumed_dead, reported;
+  std::vector<int> missed;
+  bool open = false;
+  bool stopped = false;
+  bool timer_armed = false;
+  int late = 0, rejected = 0;
+  std::uint64_t event_seq = 0;
+  double now = 0.0;
+  static inline const char* name = "fed_pne_server";
+};
+
+caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
+                                   std::shared_ptr<const FedPneShared> shared,
+                                   scenario::PolicyConfig policy);
+
+}  // namespace fedsim::actors

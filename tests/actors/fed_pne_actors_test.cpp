@@ -1,0 +1,116 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "actors/federation.hpp"
+#include "tests/test_files.hpp"
+
+namespace fs = std::filesystem;
+using namespace fedsim;
+using namespace fedsim::actors;
+using fedsim::test::fresh_dir;
+using fedsim::test::slurp;
+using Kind = scenario::Distribution::Kind;
+
+namespace {
+
+scenario::ScenarioConfig fed_pne(int clients, std::int64_t budget, xarmed::ObjectiveKind kind) {
+  scenario::ScenarioConfig c;
+  c.name = "fed-pne-test";
+  c.seed = 3;
+  c.world.agents = clients;
+  c.xarmed.enabled = true;
+  c.xarmed.fed_pne.problem.objective = kind;
+  c.xarmed.fed_pne.problem.clients = clients;
+  c.xarmed.fed_pne.problem.seed = c.seed;
+  c.xarmed.fed_pne.budget = budget;
+  c.xarmed.fed_pne.record_curve = false;
+  return c;
+}
+
+RunResult run(const scenario::ScenarioConfig& c, const std::string& name, int threads = 2) {
+  RunOptions opt;
+  opt.out_dir = fresh_dir(name).string();
+  opt.threads = threads;
+  return run_federation(c, opt);
+}
+
+}  // namespace
+
+TEST_CASE("Fed-PNE actors on a perfect network reproduce the engine's loop", "[actors][xarmed]") {
+  for (auto kind : {xarmed::ObjectiveKind::garland, xarmed::ObjectiveKind::double_sine}) {
+    const auto c = fed_pne(6, 3000, kind);
+    RunOptions opt;
+    opt.out_dir = fresh_dir("fedpne-perfect").string();
+    opt.threads = 2;
+    const RunResult actors = run_federation(c, opt);
+    const xarmed::FedPneResult loop = xarmed::run_fed_pne(c.xarmed.fed_pne);
+    REQUIRE(actors.client_regret.size() == loop.client_regret.size());
+    for (size_t m = 0; m < loop.client_regret.size(); ++m)
+      CHECK(actors.client_regret[m] == Approx(loop.client_regret[m]).epsilon(1e-12));
+    CHECK(actors.average_cumulative_regret == Approx(loop.average_regret).epsilon(1e-12));
+    const std::string phases = slurp(fs::path(opt.out_dir) / "phases.csv");
+    const auto lines = std::count(phases.begin(), phases.end(), '\n') - 1;
+    CHECK(lines == loop.completed_phases);
+  }
+}
+
+TEST_CASE("DP-Fed-PNE actors report the engine's privacy guarantee", "[actors][xarmed]") {
+  auto c = fed_pne(5, 2000, xarmed::ObjectiveKind::garland);
+  c.xarmed.fed_pne.dp_epsilon = 1.0;
+  const RunResult r = run(c, "fedpne-dp");
+  const auto g = xarmed::dp_fed_pne_guarantee(1.0, 0.0, 5);
+  CHECK(r.epsilon == g.epsilon);
+  CHECK(r.delta == g.delta);
+  const xarmed::FedPneResult loop = xarmed::run_fed_pne(c.xarmed.fed_pne);
+  CHECK(r.average_cumulative_regret == Approx(loop.average_regret).epsilon(1e-12));
+}
+
+TEST_CASE("Fed-PNE under a deadline excludes stragglers and still finishes", "[actors][xarmed]") {
+  auto c = fed_pne(10, 4000, xarmed::ObjectiveKind::garland);
+  c.world.network.link.compute = {Kind::constant, 0.01, 0, 0, 0, 0, 0};
+  c.world.network.link.uplink = {Kind::constant, 0.05, 0, 0, 0, 0, 0};
+  scenario::AgentGroup slow;
+  slow.agents = {1, 4, 7};
+  slow.link = c.world.network.link;
+  slow.link.speed_factor = 4.0;
+  c.world.network.groups.push_back(slow);
+  scenario::CrashSchedule crash;
+  crash.agents = {9};
+  crash.time = 5.0;
+  c.world.network.crashes.push_back(crash);
+  c.policy.kind = scenario::PolicyConfig::Kind::deadline;
+  c.policy.deadline = 0.02;  // per pull: fast clients (0.01 s/pull) make it, slow ones do not
+  const fs::path dir = fresh_dir("fedpne-deadline");
+  RunOptions opt;
+  opt.out_dir = dir.string();
+  opt.threads = 2;
+  const RunResult r = run_federation(c, opt);
+  CHECK(r.average_cumulative_regret > 0);
+  // Every phase's global mean used the fast clients only: 7 of them before client 9 crashes at
+  // t = 5, then 6.
+  std::ifstream in(dir / "phases.csv");
+  std::string line;
+  std::getline(in, line);
+  int phases = 0;
+  while (std::getline(in, line)) {
+    ++phases;
+    std::stringstream ss(line);
+    std::vector<std::string> f;
+    for (std::string v; std::getline(ss, v, ',');) f.push_back(v);
+    CHECK(std::stoi(f[5]) == (std::stod(f[1]) < crash.time ? 7 : 6));  // reporters
+    CHECK(std::stoi(f[5]) + std::stoi(f[6]) == std::stoi(f[9]));  // reporters + excluded = alive
+  }
+  CHECK(phases >= 3);
+  // And the files are the same on one thread.
+  RunOptions one = opt;
+  one.out_dir = fresh_dir("fedpne-deadline-1").string();
+  one.threads = 1;
+  run_federation(c, one);
+  for (const char* f : {"observations.csv", "phases.csv", "events.jsonl"})
+    CHECK(slurp(dir / f) == slurp(fs::path(one.out_dir) / f));
+}
