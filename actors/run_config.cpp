@@ -253,6 +253,112 @@ std::string key_of_engine_message(const std::string& what) {
   return "algorithm";
 }
 
+/// The name a message uses for the X-armed algorithm configured.
+std::string xarmed_name(const xarmed::FedPneConfig& f) {
+  return f.is_private() ? "dp-fed-pne" : "fed-pne";
+}
+
+/// Checks the Fed-PNE parameters one by one, so each error names its scenario key and value
+/// (FedPneConfig::validate only names the parameter).
+void validate_xarmed(const xarmed::FedPneConfig& f) {
+  if (f.budget < 1)
+    fail("algorithm.budget",
+         "must be an integer >= 1 (pulls per client), got " + std::to_string(f.budget));
+  if (f.k < 2) fail("algorithm.k", "must be an integer >= 2, got " + std::to_string(f.k));
+  require_finite_positive(f.params.nu1, "algorithm.nu1");
+  require(f.params.rho > 0 && f.params.rho < 1, "algorithm.rho", "must be in (0, 1)", f.params.rho);
+  require_finite_positive(f.params.c, "algorithm.c");
+  require_finite_positive(f.params.c1, "algorithm.c1");
+  require(f.params.delta >= 0 && f.params.delta <= 1, "algorithm.delta",
+          "must be in (0, 1], or 0 for 1/M", f.params.delta);
+  const int m = f.problem.clients;
+  // tau_h needs a positive log term; with delta = 1/M this fails only for c1 T <= 1/M.
+  if (!(std::log(f.params.c1 * static_cast<double>(f.budget) / f.params.effective_delta(m)) > 0))
+    fail("algorithm.c1",
+         "log(c1 T / delta) must be > 0 (raise c1 or budget, or lower delta), "
+         "got c1 = " +
+             number(f.params.c1) + ", budget = " + std::to_string(f.budget) +
+             ", delta = " + number(f.params.effective_delta(m)));
+  require(std::isfinite(f.dp_epsilon) && f.dp_epsilon >= 0, "algorithm.dp_epsilon",
+          "must be a finite number > 0 (dp-fed-pne), or 0 (fed-pne)", f.dp_epsilon);
+  if (!f.is_private() && f.dp_delta != 0)
+    fail("algorithm.dp_delta",
+         "not used by fed-pne (only by dp-fed-pne, dp_epsilon > 0): must "
+         "be 0 or absent, got " +
+             number(f.dp_delta));
+  require(f.dp_delta >= 0 && f.dp_delta < 1, "algorithm.dp_delta",
+          "must be in (0, 1), or 0 for 1/M", f.dp_delta);
+  if (f.is_private() && m == 1 && f.dp_delta == 0)
+    fail("algorithm.dp_delta",
+         "0 means 1/M = 1 with world.agents = 1, which is no guarantee: "
+         "give a dp_delta in (0, 1)");
+  require_finite_at_least(f.problem.offset_std, 0, "world.objective.offset_std");
+  // noise < 0 is the engine's "use default_noise()" (the key was absent).
+  require(std::isfinite(f.problem.noise), "world.objective.noise",
+          "must be a finite number >= 0 (absent: the engine's default)", f.problem.noise);
+}
+
+/// The scenario key a message of xarmed::FedPneConfig::validate is about (a safety net, as
+/// key_of_engine_message is for the FBO family).
+std::string key_of_xarmed_message(const std::string& what) {
+  static const std::pair<const char*, const char*> parts[] = {
+      {"clients", "world.agents"},
+      {"offset_std", "world.objective.offset_std"},
+      {"noise", "world.objective.noise"},
+      {"budget", "algorithm.budget"},
+      {"nu1", "algorithm.nu1"},
+      {"rho", "algorithm.rho"},
+      {"c1", "algorithm.c1"},
+      {"c must", "algorithm.c"},
+      {"arity", "algorithm.k"},
+      {"epsilon", "algorithm.dp_epsilon"},
+      {"dp-fed-pne: delta", "algorithm.dp_delta"},
+      {"delta", "algorithm.delta"},
+  };
+  for (const auto& [part, key] : parts)
+    if (what.find(part) != std::string::npos) return key;
+  return "algorithm";
+}
+
+/// What the X-armed family does not use must stay at its default: the FBO privacy accounting.
+void validate_xarmed_privacy(const PrivacyConfig& p, const std::string& name) {
+  const PrivacyConfig defaults;
+  const std::string why =
+      "not used by " + name + " (its privacy is algorithm.dp_epsilon / dp_delta)";
+  if (p.accountant != defaults.accountant)
+    fail("privacy.accountant", why + ": only the default '" + defaults.accountant +
+                                   "' is accepted, got '" + p.accountant + "'");
+  if (p.delta != defaults.delta) fail("privacy.delta", why + ", got " + number(p.delta));
+  if (p.budget != defaults.budget) fail("privacy.budget", why + ", got " + number(p.budget));
+}
+
+/// finalize() for the X-armed family: fills the engine config from the world, checks what
+/// applies to it and that the FBO-only privacy settings were left alone.
+void finalize_xarmed(ScenarioConfig& s) {
+  xarmed::FedPneConfig& f = s.xarmed.fed_pne;
+  const WorldConfig& world = s.world;
+  const PolicyConfig& policy = s.policy;
+  f.problem.clients = world.agents;
+  f.problem.seed = s.seed;
+  f.record_curve = false;  // the actors record per phase; a curve of T doubles is not needed
+  const std::string name = xarmed_name(f);
+  world.network.validate(world.agents);
+  validate_xarmed(f);
+  policy.validate(world.agents);
+  // A phase closes on every live client's node means; a quorum or stale reports would bias
+  // the elimination, which assumes each node's mean covers all M clients.
+  if (policy.kind == PolicyConfig::Kind::quorum || policy.kind == PolicyConfig::Kind::async)
+    fail("policy.kind",
+         "'" + std::string(policy.kind == PolicyConfig::Kind::quorum ? "quorum" : "async") +
+             "' is not supported by " + name + " (allowed: sync, deadline)");
+  validate_xarmed_privacy(s.privacy, name);
+  try {
+    f.validate();
+  } catch (const std::invalid_argument& e) {
+    fail(key_of_xarmed_message(e.what()), e.what());
+  }
+}
+
 }  // namespace
 
 void ScenarioConfig::finalize() {
@@ -269,6 +375,10 @@ void ScenarioConfig::finalize() {
     fail("seed", "must be in 0..9223372036854775807, got " + std::to_string(seed));
   if (world.agents < 1)
     fail("world.agents", "must be an integer >= 1, got " + std::to_string(world.agents));
+  if (xarmed.enabled) {
+    finalize_xarmed(*this);
+    return;
+  }
   require_finite_at_least(world.noise_variance, 0, "world.noise_variance");
   const SyntheticConfig& o = world.objective;
   if (o.grid_size < 2)

@@ -90,6 +90,13 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+/// The shortest text that reads back to the same double, for messages ("0.1", "inf").
+std::string toml_number(double v) {
+  char buf[64];
+  const auto res = std::to_chars(buf, buf + sizeof(buf), v);
+  return std::string(buf, res.ptr);
+}
+
 std::string type_name(const toml::node& n) {
   switch (n.type()) {
     case toml::node_type::table:
@@ -213,6 +220,9 @@ class Section {
   }
   void get(std::string_view k, int& out) const {
     if (auto n = find(k)) out = as_int(*n, key(k));
+  }
+  void get(std::string_view k, std::int64_t& out) const {
+    if (auto n = find(k)) out = as_int64(*n, key(k));
   }
   void get(std::string_view k, bool& out) const {
     if (auto n = find(k)) out = as_bool(*n, key(k));
@@ -381,28 +391,150 @@ NetworkConfig read_network(const toml::table& t, const ReadContext& ctx) {
   return net;
 }
 
-void read_world(const toml::table& t, const ReadContext& ctx, WorldConfig& world) {
-  const Section s(t, "world", {"agents", "noise_variance", "objective", "network"});
+// ---------------------------------------------------------------------------------------------
+// The two algorithm families: FBO (FTS, DP-FTS-DE, ...) and X-armed (Fed-PNE, DP-Fed-PNE).
+// Each has its own [algorithm] and [world.objective] keys; a key of the other family is an
+// error naming the algorithm in use.
+
+// clang-format off
+const std::vector<std::string> fbo_algorithm_keys = {
+    "name", "iterations", "n_init", "features", "subregions", "q", "z", "clip", "lambda",
+    "kernel_lengthscale", "beta", "p_schedule", "p1_equals_p2", "fts_one_shot", "temperature",
+    "weight_a", "explore_own_region", "local_sampler"};
+const std::vector<std::string> xarmed_algorithm_keys = {
+    "name", "budget", "k", "split", "point", "nu1", "rho", "c", "c1", "delta", "dp_epsilon",
+    "dp_delta"};
+// clang-format on
+const std::vector<std::string> fbo_objective_keys = {"kind", "grid_size", "lengthscale",
+                                                     "perturbation", "alpha"};
+const std::vector<std::string> xarmed_objective_keys = {"kind", "offset_std", "noise"};
+
+constexpr const char* fed_pne_name = "fed-pne";
+constexpr const char* dp_fed_pne_name = "dp-fed-pne";
+
+/// The algorithm a file names (validated) and the family it belongs to.
+struct Family {
+  std::string algorithm;  ///< [algorithm] name, or the default
+  bool xarmed = false;
+};
+
+Family read_family(const toml::table& algorithm) {
+  using fbo::Algorithm;
+  Family f{fbo::to_string(fbo::ReferenceConfig{}.algorithm), false};
+  if (auto n = algorithm.get("name")) f.algorithm = as_string(*n, "algorithm.name");
+  std::vector<std::string> names;
+  for (Algorithm a :
+       {Algorithm::ts, Algorithm::fts, Algorithm::fts_de, Algorithm::dp_fts, Algorithm::dp_fts_de})
+    names.push_back(fbo::to_string(a));
+  names.push_back(fed_pne_name);
+  names.push_back(dp_fed_pne_name);
+  if (std::find(names.begin(), names.end(), f.algorithm) == names.end())
+    fail("algorithm.name", "unknown value '" + f.algorithm + "' (allowed: " + join(names) + ")");
+  f.xarmed = f.algorithm == fed_pne_name || f.algorithm == dp_fed_pne_name;
+  return f;
+}
+
+/// Rejects the keys of `t` that only the other family uses, before Section rejects unknown ones.
+void reject_other_family(const toml::table& t, const std::string& path,
+                         const std::vector<std::string>& allowed,
+                         const std::vector<std::string>& other, const Family& family) {
+  for (auto&& [k, v] : t) {
+    (void)v;
+    const std::string name(k.str());
+    if (std::find(allowed.begin(), allowed.end(), name) == allowed.end() &&
+        std::find(other.begin(), other.end(), name) != other.end())
+      fail(path + "." + name,
+           "not used by " + family.algorithm + " (allowed: " + join(allowed) + ")");
+  }
+}
+
+/// A family-specific section: keys of the other family named as such, others as unknown.
+Section family_section(const toml::table& t, const std::string& path,
+                       const std::vector<std::string>& allowed,
+                       const std::vector<std::string>& other, const Family& family) {
+  reject_other_family(t, path, allowed, other, family);
+  return Section(t, path, allowed);
+}
+
+std::string name_of_xarmed(xarmed::ObjectiveKind k) { return xarmed::to_string(k); }
+
+constexpr std::initializer_list<xarmed::ObjectiveKind> xarmed_objectives = {
+    xarmed::ObjectiveKind::garland, xarmed::ObjectiveKind::double_sine,
+    xarmed::ObjectiveKind::seir};
+constexpr std::initializer_list<SyntheticConfig::Kind> fbo_objectives = {
+    SyntheticConfig::Kind::perturbed, SyntheticConfig::Kind::mixture};
+
+/// True if `n` is a string naming one of `kinds`.
+template <class E>
+bool names_one_of(const toml::node& n, std::initializer_list<E> kinds, std::string (*name)(E)) {
+  auto s = n.as_string();
+  if (!s) return false;
+  for (E k : kinds)
+    if (name(k) == s->get()) return true;
+  return false;
+}
+
+template <class E>
+std::string names(std::initializer_list<E> kinds, std::string (*name)(E)) {
+  std::vector<std::string> out;
+  for (E k : kinds) out.push_back(name(k));
+  return join(out);
+}
+
+void read_objective(const toml::table& t, const Family& family, ScenarioConfig& c) {
+  const std::string path = "world.objective";
+  if (!family.xarmed) {
+    const Section o = family_section(t, path, fbo_objective_keys, xarmed_objective_keys, family);
+    if (auto n = o.find("kind"); n && names_one_of(*n, xarmed_objectives, name_of_xarmed))
+      fail(o.key("kind"), "'" + as_string(*n, o.key("kind")) +
+                              "' is an X-armed objective, for algorithm.name = fed-pne or "
+                              "dp-fed-pne (allowed with " +
+                              family.algorithm + ": " + names(fbo_objectives, name_of) + ")");
+    SyntheticConfig& obj = c.world.objective;
+    o.get("kind", obj.kind, fbo_objectives, name_of);
+    o.get("grid_size", obj.grid_size);
+    o.get("lengthscale", obj.lengthscale);
+    o.get("perturbation", obj.perturbation);
+    o.get("alpha", obj.alpha);
+    return;
+  }
+  const Section o = family_section(t, path, xarmed_objective_keys, fbo_objective_keys, family);
+  xarmed::ProblemConfig& problem = c.xarmed.fed_pne.problem;
+  if (auto n = o.find("kind"); n && names_one_of(*n, fbo_objectives, name_of))
+    fail(o.key("kind"), "'" + as_string(*n, o.key("kind")) + "' is an FBO objective, not used by " +
+                            family.algorithm +
+                            " (allowed: " + names(xarmed_objectives, name_of_xarmed) + ")");
+  o.get("kind", problem.objective, xarmed_objectives, name_of_xarmed);
+  o.get("offset_std", problem.offset_std);
+  if (auto n = o.find("noise")) {
+    // In the config a negative noise means "the engine's default"; a file says that by
+    // leaving the key out.
+    problem.noise = as_number(*n, o.key("noise"));
+    if (!(std::isfinite(problem.noise) && problem.noise >= 0))
+      fail(o.key("noise"),
+           "must be a finite number >= 0 (absent: the engine's default, 0.1 for garland and "
+           "double-sine, 0.01 for seir), got " +
+               toml_number(problem.noise));
+  }
+}
+
+void read_world(const toml::table& t, const ReadContext& ctx, const Family& family,
+                ScenarioConfig& c) {
+  WorldConfig& world = c.world;
+  const std::vector<std::string> common{"agents", "objective", "network"};
+  const Section s = family.xarmed
+                        ? family_section(t, "world", common, {"noise_variance"}, family)
+                        : Section(t, "world", {"agents", "noise_variance", "objective", "network"});
   s.get("agents", world.agents);
   s.get("noise_variance", world.noise_variance);
-  const Section o(s.table("objective"), "world.objective",
-                  {"kind", "grid_size", "lengthscale", "perturbation", "alpha"});
-  o.get("kind", world.objective.kind,
-        {SyntheticConfig::Kind::perturbed, SyntheticConfig::Kind::mixture}, name_of);
-  o.get("grid_size", world.objective.grid_size);
-  o.get("lengthscale", world.objective.lengthscale);
-  o.get("perturbation", world.objective.perturbation);
-  o.get("alpha", world.objective.alpha);
+  read_objective(s.table("objective"), family, c);
   world.network = read_network(s.table("network"), ctx);
 }
 
-void read_algorithm(const toml::table& t, fbo::ReferenceConfig& a) {
+void read_algorithm(const toml::table& t, const Family& family, fbo::ReferenceConfig& a) {
   using namespace fbo;
-  const Section s(
-      t, "algorithm",
-      {"name", "iterations", "n_init", "features", "subregions", "q", "z", "clip", "lambda",
-       "kernel_lengthscale", "beta", "p_schedule", "p1_equals_p2", "fts_one_shot", "temperature",
-       "weight_a", "explore_own_region", "local_sampler"});
+  const Section s =
+      family_section(t, "algorithm", fbo_algorithm_keys, xarmed_algorithm_keys, family);
   s.get("name", a.algorithm,
         {Algorithm::ts, Algorithm::fts, Algorithm::fts_de, Algorithm::dp_fts, Algorithm::dp_fts_de},
         to_string);
@@ -428,6 +560,35 @@ void read_algorithm(const toml::table& t, fbo::ReferenceConfig& a) {
   s.get("weight_a", a.weight_a);
   s.get("explore_own_region", a.explore_own_region);
   s.get("local_sampler", a.local_sampler, {LocalSampler::rff, LocalSampler::exact}, to_string);
+}
+
+/// [algorithm] for fed-pne / dp-fed-pne. The name is the only switch between the two: DP runs
+/// iff dp_epsilon > 0, so each name checks dp_epsilon against itself.
+void read_xarmed_algorithm(const toml::table& t, const Family& family, xarmed::FedPneConfig& f) {
+  using xarmed::PointRule;
+  using xarmed::SplitRule;
+  const Section s =
+      family_section(t, "algorithm", xarmed_algorithm_keys, fbo_algorithm_keys, family);
+  s.get("budget", f.budget);
+  s.get("k", f.k);
+  s.get("split", f.split, {SplitRule::random_axis, SplitRule::cyclic}, xarmed::to_string);
+  s.get("point", f.point, {PointRule::centre, PointRule::uniform}, xarmed::to_string);
+  s.get("nu1", f.params.nu1);
+  s.get("rho", f.params.rho);
+  s.get("c", f.params.c);
+  s.get("c1", f.params.c1);
+  s.get("delta", f.params.delta);
+  s.get("dp_epsilon", f.dp_epsilon);
+  s.get("dp_delta", f.dp_delta);
+  const std::string eps = s.key("dp_epsilon");
+  if (family.algorithm == dp_fed_pne_name) {
+    if (!s.find("dp_epsilon")) fail(eps, "required by dp-fed-pne (allowed: a finite number > 0)");
+    if (!(std::isfinite(f.dp_epsilon) && f.dp_epsilon > 0))
+      fail(eps, "must be a finite number > 0 for dp-fed-pne, got " + toml_number(f.dp_epsilon));
+  } else if (f.dp_epsilon != 0) {
+    fail(eps, "must be 0 or absent for fed-pne (name = \"dp-fed-pne\" runs DP-Fed-PNE), got " +
+                  toml_number(f.dp_epsilon));
+  }
 }
 
 void read_policy(const toml::table& t, PolicyConfig& p) {
@@ -462,10 +623,22 @@ ScenarioConfig read_scenario(const toml::table& root, const std::string& source,
     if (seed < 0) fail("seed", "must be an integer >= 0, got " + std::to_string(seed));
     c.seed = static_cast<std::uint64_t>(seed);
   }
-  read_world(s.table("world"), ctx, c.world);
-  read_algorithm(s.table("algorithm"), c.algorithm);
+  // The algorithm's name decides which keys the other sections take.
+  const Family family = read_family(s.table("algorithm"));
+  read_world(s.table("world"), ctx, family, c);
+  if (family.xarmed) {
+    c.xarmed.enabled = true;
+    read_xarmed_algorithm(s.table("algorithm"), family, c.xarmed.fed_pne);
+  } else {
+    read_algorithm(s.table("algorithm"), family, c.algorithm);
+  }
   read_policy(s.table("policy"), c.policy);
-  const Section p(s.table("privacy"), "privacy", {"accountant", "delta", "budget"});
+  // The X-armed family keeps its privacy in [algorithm]; accountant may stay (at its default,
+  // which finalize() checks) so that a file can switch families by its name alone.
+  const Section p = family.xarmed
+                        ? family_section(s.table("privacy"), "privacy", {"accountant"},
+                                         {"delta", "budget"}, family)
+                        : Section(s.table("privacy"), "privacy", {"accountant", "delta", "budget"});
   p.get("accountant", c.privacy.accountant);
   p.get("delta", c.privacy.delta);
   p.get("budget", c.privacy.budget);
@@ -724,6 +897,77 @@ void write_link(std::ostream& out, const LinkModel& l) {
       << "duplicate = " << toml_float(l.duplicate) << "\n";
 }
 
+void write_fbo_algorithm(std::ostream& out, const fbo::ReferenceConfig& a) {
+  out << "\n[algorithm]\n"
+      << "name = " << toml_string(fbo::to_string(a.algorithm)) << "\n"
+      << "iterations = " << a.iterations << "\n"
+      << "n_init = " << a.n_init << "\n"
+      << "features = " << a.features << "\n"
+      << "subregions = " << a.subregions << "\n"
+      << "q = " << toml_float(a.q) << "\n"
+      << "z = " << toml_float(a.z) << "\n"
+      << "clip = " << toml_float(a.clip) << "\n"
+      << "lambda = " << toml_float(a.lambda) << "\n"
+      << "kernel_lengthscale = " << toml_float(a.kernel_lengthscale) << "\n"
+      << "beta = " << toml_float(a.beta) << "\n"
+      << "p_schedule = " << toml_string(fbo::to_string(a.p_schedule)) << "\n"
+      << "p1_equals_p2 = " << toml_bool(a.p1_equals_p2) << "\n"
+      << "fts_one_shot = " << toml_bool(a.fts_one_shot) << "\n"
+      << "temperature = " << toml_string(fbo::to_string(a.temperature)) << "\n"
+      << "weight_a = " << toml_float(a.weight_a) << "\n"
+      << "explore_own_region = " << toml_bool(a.explore_own_region) << "\n"
+      << "local_sampler = " << toml_string(fbo::to_string(a.local_sampler)) << "\n";
+}
+
+void write_policy(std::ostream& out, const PolicyConfig& p) {
+  out << "\n[policy]\n"
+      << "kind = " << toml_string(name_of(p.kind)) << "\n"
+      << "dead_after_missed = " << p.dead_after_missed << "\n"
+      << "round_timeout = " << toml_float(p.round_timeout) << "\n"
+      << "deadline = " << toml_float(p.deadline) << "\n"
+      << "carry_late = " << toml_bool(p.carry_late) << "\n"
+      << "quorum = " << toml_float(p.quorum) << "\n"
+      << "async_every = " << p.async_every << "\n"
+      << "async_period = " << toml_float(p.async_period) << "\n"
+      << "max_staleness = " << p.max_staleness << "\n"
+      << "staleness = " << toml_string(name_of(p.staleness)) << "\n"
+      << "staleness_exponent = " << toml_float(p.staleness_exponent) << "\n";
+}
+
+/// [world.objective] of the X-armed family; an absent noise (the engine's default) stays absent
+/// so that it keeps following the objective kind.
+void write_xarmed_objective(std::ostream& out, const xarmed::ProblemConfig& p) {
+  out << "\n[world.objective]\n"
+      << "kind = " << toml_string(xarmed::to_string(p.objective)) << "\n"
+      << "offset_std = " << toml_float(p.offset_std) << "\n";
+  if (p.noise >= 0)
+    out << "noise = " << toml_float(p.noise) << "\n\n";
+  else
+    out << "# noise: absent, the engine's default for " << xarmed::to_string(p.objective) << " = "
+        << toml_float(p.default_noise()) << "\n\n";
+}
+
+void write_xarmed_algorithm(std::ostream& out, const xarmed::FedPneConfig& f, int clients) {
+  const double one_over_m = 1.0 / static_cast<double>(clients);
+  out << "\n[algorithm]\n"
+      << "name = " << toml_string(f.is_private() ? dp_fed_pne_name : fed_pne_name) << "\n"
+      << "budget = " << f.budget << "\n"
+      << "k = " << f.k << "\n"
+      << "split = " << toml_string(xarmed::to_string(f.split)) << "\n"
+      << "point = " << toml_string(xarmed::to_string(f.point)) << "\n"
+      << "nu1 = " << toml_float(f.params.nu1) << "\n"
+      << "rho = " << toml_float(f.params.rho) << "\n"
+      << "c = " << toml_float(f.params.c) << "\n"
+      << "c1 = " << toml_float(f.params.c1) << "\n"
+      << "delta = " << toml_float(f.params.delta);
+  if (f.params.delta == 0) out << "  # 0: 1/M = " << toml_float(one_over_m);
+  out << "\n"
+      << "dp_epsilon = " << toml_float(f.dp_epsilon) << "\n"
+      << "dp_delta = " << toml_float(f.dp_delta);
+  if (f.dp_delta == 0 && f.is_private()) out << "  # 0: 1/M = " << toml_float(one_over_m);
+  out << "\n";
+}
+
 }  // namespace
 
 ScenarioConfig parse_scenario(const std::string& text, const std::string& source,
@@ -751,15 +995,19 @@ std::string to_toml(const ScenarioConfig& c) {
   out << "name = " << toml_string(c.name) << "\n"
       << "seed = " << c.seed << "\n\n"
       << "[world]\n"
-      << "agents = " << w.agents << "\n"
-      << "noise_variance = " << toml_float(w.noise_variance) << "\n\n"
-      << "[world.objective]\n"
-      << "kind = " << toml_string(name_of(w.objective.kind)) << "\n"
-      << "grid_size = " << w.objective.grid_size << "\n"
-      << "lengthscale = " << toml_float(w.objective.lengthscale) << "\n"
-      << "perturbation = " << toml_float(w.objective.perturbation) << "\n"
-      << "alpha = " << toml_float(w.objective.alpha) << "\n\n"
-      << "[world.network]\n";
+      << "agents = " << w.agents << "\n";
+  if (c.xarmed.enabled) {
+    write_xarmed_objective(out, c.xarmed.fed_pne.problem);
+  } else {
+    out << "noise_variance = " << toml_float(w.noise_variance) << "\n\n"
+        << "[world.objective]\n"
+        << "kind = " << toml_string(name_of(w.objective.kind)) << "\n"
+        << "grid_size = " << w.objective.grid_size << "\n"
+        << "lengthscale = " << toml_float(w.objective.lengthscale) << "\n"
+        << "perturbation = " << toml_float(w.objective.perturbation) << "\n"
+        << "alpha = " << toml_float(w.objective.alpha) << "\n\n";
+  }
+  out << "[world.network]\n";
   write_link(out, net.link);
   out << "detection_delay = " << toml_float(net.detection_delay) << "\n"
       << "availability_file = " << toml_string(net.availability_file) << "\n";
@@ -790,45 +1038,23 @@ std::string to_toml(const ScenarioConfig& c) {
         << "fraction = " << toml_float(p.fraction) << "\n"
         << "start = " << toml_float(p.start) << "\n"
         << "end = " << toml_float(p.end) << "\n";
-  out << "\n[algorithm]\n"
-      << "name = " << toml_string(fbo::to_string(a.algorithm)) << "\n"
-      << "iterations = " << a.iterations << "\n"
-      << "n_init = " << a.n_init << "\n"
-      << "features = " << a.features << "\n"
-      << "subregions = " << a.subregions << "\n"
-      << "q = " << toml_float(a.q) << "\n"
-      << "z = " << toml_float(a.z) << "\n"
-      << "clip = " << toml_float(a.clip) << "\n"
-      << "lambda = " << toml_float(a.lambda) << "\n"
-      << "kernel_lengthscale = " << toml_float(a.kernel_lengthscale) << "\n"
-      << "beta = " << toml_float(a.beta) << "\n"
-      << "p_schedule = " << toml_string(fbo::to_string(a.p_schedule)) << "\n"
-      << "p1_equals_p2 = " << toml_bool(a.p1_equals_p2) << "\n"
-      << "fts_one_shot = " << toml_bool(a.fts_one_shot) << "\n"
-      << "temperature = " << toml_string(fbo::to_string(a.temperature)) << "\n"
-      << "weight_a = " << toml_float(a.weight_a) << "\n"
-      << "explore_own_region = " << toml_bool(a.explore_own_region) << "\n"
-      << "local_sampler = " << toml_string(fbo::to_string(a.local_sampler)) << "\n\n"
-      << "[policy]\n"
-      << "kind = " << toml_string(name_of(c.policy.kind)) << "\n"
-      << "dead_after_missed = " << c.policy.dead_after_missed << "\n"
-      << "round_timeout = " << toml_float(c.policy.round_timeout) << "\n"
-      << "deadline = " << toml_float(c.policy.deadline) << "\n"
-      << "carry_late = " << toml_bool(c.policy.carry_late) << "\n"
-      << "quorum = " << toml_float(c.policy.quorum) << "\n"
-      << "async_every = " << c.policy.async_every << "\n"
-      << "async_period = " << toml_float(c.policy.async_period) << "\n"
-      << "max_staleness = " << c.policy.max_staleness << "\n"
-      << "staleness = " << toml_string(name_of(c.policy.staleness)) << "\n"
-      << "staleness_exponent = " << toml_float(c.policy.staleness_exponent) << "\n\n"
-      << "[privacy]\n"
-      << "accountant = " << toml_string(c.privacy.accountant) << "\n"
-      << "delta = " << toml_float(c.privacy.delta);
-  if (c.privacy.delta == 0)
-    out << "  # 0: 1/N^1.1 = " << toml_float(1.0 / std::pow(static_cast<double>(w.agents), 1.1));
-  out << "\n"
-      << "budget = " << toml_float(c.privacy.budget) << "\n\n"
-      << "[output]\n"
+  if (c.xarmed.enabled)
+    write_xarmed_algorithm(out, c.xarmed.fed_pne, w.agents);
+  else
+    write_fbo_algorithm(out, a);
+  write_policy(out, c.policy);
+  if (c.xarmed.enabled) {
+    out << "\n# [privacy] is not used by the X-armed family: see algorithm.dp_epsilon, dp_delta.\n";
+  } else {
+    out << "\n[privacy]\n"
+        << "accountant = " << toml_string(c.privacy.accountant) << "\n"
+        << "delta = " << toml_float(c.privacy.delta);
+    if (c.privacy.delta == 0)
+      out << "  # 0: 1/N^1.1 = " << toml_float(1.0 / std::pow(static_cast<double>(w.agents), 1.1));
+    out << "\n"
+        << "budget = " << toml_float(c.privacy.budget) << "\n";
+  }
+  out << "\n[output]\n"
       << "events = " << toml_bool(c.output.events) << "\n";
   return out.str();
 }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <string>
 #include <vector>
@@ -167,6 +168,26 @@ void check_same(const ScenarioConfig& a, const ScenarioConfig& b) {
   CHECK(a.privacy.delta == b.privacy.delta);
   CHECK(a.privacy.budget == b.privacy.budget);
   CHECK(a.output.events == b.output.events);
+
+  CHECK(a.xarmed.enabled == b.xarmed.enabled);
+  const xarmed::FedPneConfig &fa = a.xarmed.fed_pne, &fb = b.xarmed.fed_pne;
+  CHECK(fa.problem.objective == fb.problem.objective);
+  CHECK(fa.problem.clients == fb.problem.clients);
+  CHECK(fa.problem.offset_std == fb.problem.offset_std);
+  CHECK(fa.problem.noise == fb.problem.noise);
+  CHECK(fa.problem.seed == fb.problem.seed);
+  CHECK(fa.budget == fb.budget);
+  CHECK(fa.params.nu1 == fb.params.nu1);
+  CHECK(fa.params.rho == fb.params.rho);
+  CHECK(fa.params.c == fb.params.c);
+  CHECK(fa.params.c1 == fb.params.c1);
+  CHECK(fa.params.delta == fb.params.delta);
+  CHECK(fa.k == fb.k);
+  CHECK(fa.split == fb.split);
+  CHECK(fa.point == fb.point);
+  CHECK(fa.dp_epsilon == fb.dp_epsilon);
+  CHECK(fa.dp_delta == fb.dp_delta);
+  CHECK(fa.record_curve == fb.record_curve);
 }
 
 const char* const shipped[] = {"dp-fts-de-synthetic.toml",
@@ -174,7 +195,12 @@ const char* const shipped[] = {"dp-fts-de-synthetic.toml",
                                "async.toml",
                                "stragglers/sync.toml",
                                "stragglers/deadline.toml",
-                               "stragglers/quorum.toml"};
+                               "stragglers/quorum.toml",
+                               "xarmed/garland.toml",
+                               "xarmed/double-sine.toml",
+                               "xarmed/stragglers-garland.toml",
+                               "xarmed/seir.toml",
+                               "xarmed/dp-garland.toml"};
 
 std::string shipped_path(const char* name) { return (scenario_dir / name).string(); }
 
@@ -191,7 +217,7 @@ TEST_CASE("every scenario file under scenarios/ loads and validates", "[scenario
     CHECK(c.algorithm.seed == c.seed);
     ++count;
   }
-  CHECK(count >= 6);
+  CHECK(count >= static_cast<int>(std::size(shipped)));
   for (const char* name : shipped) CHECK(fs::exists(shipped_path(name)));
 }
 
@@ -470,7 +496,7 @@ TEST_CASE("out-of-range values are errors naming the key, the rule and the value
                 "allowed: sync, deadline, quorum, async"});
   expect_error("algorithm.toml", "[algorithm]\nname = \"gp-ucb\"\n",
                {"key 'algorithm.name'", "unknown value 'gp-ucb'",
-                "allowed: ts, fts, fts-de, dp-fts, dp-fts-de"});
+                "allowed: ts, fts, fts-de, dp-fts, dp-fts-de, fed-pne, dp-fed-pne"});
   expect_error("schedule.toml", "[algorithm]\np_schedule = \"1/t^3\"\n",
                {"key 'algorithm.p_schedule'", "allowed: 1/sqrt(t), 1/t, 1/t^2, local"});
   expect_error("crash.toml", "[[world.network.crashes]]\nfraction = 1.5\ntime = 3.0\n",
@@ -579,4 +605,275 @@ TEST_CASE("finalize validates configs built in code, naming scenario keys", "[sc
   c.privacy.delta = 0;
   c.world.network.groups.push_back({"g", {0}, 0.5, {}});
   CHECK_THROWS_WITH(c.finalize(), Catch::Contains("not both"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The X-armed family (Fed-PNE, DP-Fed-PNE).
+
+TEST_CASE("the X-armed scenarios are the Fed-PNE paper's settings", "[scenario]") {
+  for (const char* name : {"xarmed/garland.toml", "xarmed/double-sine.toml",
+                           "xarmed/stragglers-garland.toml", "xarmed/dp-garland.toml"}) {
+    INFO(name);
+    const ScenarioConfig c = load_scenario(shipped_path(name));
+    REQUIRE(c.xarmed.enabled);
+    const xarmed::FedPneConfig& f = c.xarmed.fed_pne;
+    CHECK(c.world.agents == 10);
+    CHECK(f.problem.clients == 10);  // copied from world.agents
+    CHECK(f.problem.seed == c.seed);
+    CHECK_FALSE(f.record_curve);  // the actors record per phase
+    CHECK(f.budget == 10000);
+    CHECK(f.k == 2);
+    CHECK(f.split == xarmed::SplitRule::random_axis);
+    CHECK(f.point == xarmed::PointRule::centre);
+    // Appendix E.1.5.
+    CHECK(f.params.nu1 == 1.0);
+    CHECK(f.params.rho == 0.5);
+    CHECK(f.params.c == 0.1);
+    CHECK(f.params.c1 == 1.0);
+    CHECK(f.params.effective_delta(10) == 0.1);
+    CHECK(f.problem.offset_std == 1.0);
+    CHECK(f.problem.effective_noise() == 0.1);
+  }
+  const ScenarioConfig garland = load_scenario(shipped_path("xarmed/garland.toml"));
+  CHECK(garland.xarmed.fed_pne.problem.objective == xarmed::ObjectiveKind::garland);
+  CHECK_FALSE(garland.xarmed.fed_pne.is_private());
+  CHECK(garland.policy.kind == PolicyConfig::Kind::sync);
+  CHECK(garland.world.network.groups.empty());
+  CHECK(garland.world.network.crashes.empty());
+  CHECK(garland.world.network.link.compute.expected() == 0.0);
+
+  const ScenarioConfig sine = load_scenario(shipped_path("xarmed/double-sine.toml"));
+  CHECK(sine.xarmed.fed_pne.problem.objective == xarmed::ObjectiveKind::double_sine);
+  CHECK(sine.policy.kind == PolicyConfig::Kind::sync);
+
+  const ScenarioConfig slow = load_scenario(shipped_path("xarmed/stragglers-garland.toml"));
+  CHECK(slow.policy.kind == PolicyConfig::Kind::deadline);
+  CHECK(slow.policy.deadline == 0.05);  // per pull of the phase
+  const NetworkConfig& net = slow.world.network;
+  CHECK(net.link.compute.kind == Distribution::Kind::lognormal);
+  CHECK(net.link.compute.expected() == Approx(0.0113).epsilon(0.01));  // ~0.01 s a pull
+  REQUIRE(net.groups.size() == 1);
+  CHECK(net.groups[0].fraction == 0.3);
+  CHECK(net.groups[0].link.speed_factor == 4.0);
+  // Slow clients (4 x 0.011 s a pull) sit just under the deadline; fast ones well under it.
+  CHECK(net.groups[0].link.compute.expected() * 4.0 < slow.policy.deadline);
+  REQUIRE(net.crashes.size() == 1);
+  CHECK(net.crashes[0].fraction == 0.1);
+  CHECK(std::isinf(net.crashes[0].recover));
+  // Apart from the name, the network and the policy, it is garland.toml.
+  ScenarioConfig same = slow;
+  same.name = garland.name;
+  same.source_file = garland.source_file;
+  same.world.network = garland.world.network;
+  same.policy = garland.policy;
+  CHECK(to_toml(same) == to_toml(garland));
+
+  const ScenarioConfig seir = load_scenario(shipped_path("xarmed/seir.toml"));
+  REQUIRE(seir.xarmed.enabled);
+  CHECK(seir.xarmed.fed_pne.problem.objective == xarmed::ObjectiveKind::seir);
+  CHECK(seir.world.agents == 10);
+  CHECK(seir.xarmed.fed_pne.budget == 2000);
+  CHECK(seir.xarmed.fed_pne.problem.effective_noise() == 0.01);  // SEIR's default
+
+  const ScenarioConfig dp = load_scenario(shipped_path("xarmed/dp-garland.toml"));
+  CHECK(dp.xarmed.fed_pne.is_private());
+  CHECK(dp.xarmed.fed_pne.dp_epsilon == 1.0);
+  CHECK(dp.xarmed.fed_pne.dp_delta == 0.0);  // 1/M
+  // Apart from the name and the DP settings, it is garland.toml.
+  ScenarioConfig no_dp = dp;
+  no_dp.name = garland.name;
+  no_dp.source_file = garland.source_file;
+  no_dp.xarmed.fed_pne.dp_epsilon = 0;
+  CHECK(to_toml(no_dp) == to_toml(garland));
+}
+
+TEST_CASE("to_toml writes an X-armed config that loads back equal", "[scenario]") {
+  ScenarioConfig c;
+  c.name = "every x-armed field";
+  c.seed = 77;
+  c.world.agents = 7;
+  c.xarmed.enabled = true;
+  xarmed::FedPneConfig& f = c.xarmed.fed_pne;
+  f.problem.objective = xarmed::ObjectiveKind::double_sine;
+  f.problem.offset_std = 0.25;
+  f.problem.noise = 0.1 + 0.2;  // needs 17 digits
+  f.budget = 123457;
+  f.params = {2.5, 0.75, 0.3, 1.5, 0.05};
+  f.k = 3;
+  f.split = xarmed::SplitRule::cyclic;
+  f.point = xarmed::PointRule::uniform;
+  f.dp_epsilon = 0.5;
+  f.dp_delta = 1e-3;
+  c.policy.kind = PolicyConfig::Kind::deadline;
+  c.policy.deadline = 0.02;
+  c.policy.carry_late = true;
+  c.world.network.link.compute = {Distribution::Kind::exponential, 0, 0, 0, 0.01};
+  c.world.network.crashes = {{{1}, 0.0, 5.0, 9.0, false}};
+  c.output.events = false;
+  c.finalize();
+  CHECK(f.problem.clients == 7);
+  CHECK(f.problem.seed == 77);
+
+  const std::string text = to_toml(c);
+  INFO(text);
+  CHECK(text.find("name = \"dp-fed-pne\"") != std::string::npos);
+  CHECK(text.find("noise_variance") == std::string::npos);  // FBO-only keys are not written
+  CHECK(text.find("grid_size") == std::string::npos);
+  CHECK(text.find("iterations") == std::string::npos);
+  CHECK(text.find("[privacy]\n") == std::string::npos);
+  const ScenarioConfig back = load_scenario(write_scenario("xarmed-everything.toml", text));
+  check_same(c, back);
+
+  SECTION("fed-pne with the engine's defaults, noise absent") {
+    ScenarioConfig d;
+    d.xarmed.enabled = true;
+    d.world.agents = 10;
+    d.finalize();
+    const std::string t = to_toml(d);
+    INFO(t);
+    CHECK(t.find("name = \"fed-pne\"") != std::string::npos);
+    for (const char* key :
+         {"budget = 10000", "k = 2", "split = \"random\"", "point = \"centre\"", "nu1 = 1.0",
+          "rho = 0.5", "c = 0.1", "c1 = 1.0", "delta = 0.0", "dp_epsilon = 0.0", "dp_delta = 0.0",
+          "kind = \"garland\"", "offset_std = 1.0"})
+      CHECK(t.find(key) != std::string::npos);
+    const ScenarioConfig e = load_scenario(write_scenario("xarmed-defaults.toml", t));
+    check_same(d, e);
+    CHECK(e.xarmed.fed_pne.problem.noise < 0);  // still the engine's default
+    // The same defaults with the SEIR objective follow SEIR's default noise.
+    const ScenarioConfig seir =
+        load_scenario(write_scenario("xarmed-defaults.toml", t), {"world.objective.kind=seir"});
+    CHECK(seir.xarmed.fed_pne.problem.effective_noise() == 0.01);
+  }
+}
+
+TEST_CASE("overrides switch and tune the X-armed family", "[scenario]") {
+  const ScenarioConfig c =
+      load_scenario(shipped_path("xarmed/garland.toml"),
+                    {"algorithm.name=dp-fed-pne", "algorithm.dp_epsilon=2", "world.agents=20",
+                     "algorithm.split=cyclic", "world.objective.noise=0", "seed=5"});
+  const xarmed::FedPneConfig& f = c.xarmed.fed_pne;
+  CHECK(f.is_private());
+  CHECK(f.dp_epsilon == 2.0);
+  CHECK(f.problem.clients == 20);
+  CHECK(f.problem.seed == 5);
+  CHECK(f.split == xarmed::SplitRule::cyclic);
+  CHECK(f.problem.noise == 0.0);
+  expect_error("xo.toml", "[algorithm]\nname = \"fed-pne\"\n", {"algorithm.k=1"},
+               {"key 'algorithm.k'", ">= 2", "got 1", "(from --set algorithm.k=1)"});
+}
+
+TEST_CASE("X-armed scenario errors name the file, the key and the allowed values", "[scenario]") {
+  const std::string fed = "[algorithm]\nname = \"fed-pne\"\n";
+  const std::string dp = "[algorithm]\nname = \"dp-fed-pne\"\ndp_epsilon = 1.0\n";
+  const std::string xarmed_keys =
+      "allowed: name, budget, k, split, point, nu1, rho, c, c1, delta, dp_epsilon, dp_delta";
+
+  // Keys of the other family.
+  expect_error("x-fbo-key.toml", fed + "q = 0.5\n",
+               {"key 'algorithm.q'", "not used by fed-pne", xarmed_keys});
+  expect_error("x-fbo-key2.toml", dp + "iterations = 40\n",
+               {"key 'algorithm.iterations'", "not used by dp-fed-pne", xarmed_keys});
+  expect_error(
+      "x-xarmed-key.toml", "[algorithm]\nname = \"fts\"\nk = 3\n",
+      {"key 'algorithm.k'", "not used by fts", "allowed: name, iterations, n_init, features"});
+  expect_error("x-xarmed-key2.toml", "[algorithm]\nbudget = 100\n",  // the default dp-fts-de
+               {"key 'algorithm.budget'", "not used by dp-fts-de", "allowed: name, iterations"});
+  expect_error(
+      "x-noise-variance.toml", fed + "[world]\nnoise_variance = 0.1\n",
+      {"key 'world.noise_variance'", "not used by fed-pne", "allowed: agents, objective, network"});
+  expect_error("x-grid.toml", fed + "[world.objective]\ngrid_size = 100\n",
+               {"key 'world.objective.grid_size'", "not used by fed-pne",
+                "allowed: kind, offset_std, noise"});
+  expect_error("x-offset.toml", "[world.objective]\noffset_std = 1.0\n",
+               {"key 'world.objective.offset_std'", "not used by dp-fts-de",
+                "allowed: kind, grid_size, lengthscale, perturbation, alpha"});
+  expect_error("x-privacy.toml", fed + "[privacy]\ndelta = 1e-5\n",
+               {"key 'privacy.delta'", "not used by fed-pne", "allowed: accountant"});
+  expect_error("x-accountant.toml", fed + "[privacy]\naccountant = \"tight\"\n",
+               {"key 'privacy.accountant'", "not used by fed-pne", "only the default 'moments'",
+                "got 'tight'"});
+  // accountant may stay at its default.
+  CHECK(load_scenario(
+            write_scenario("x-accountant-ok.toml", fed + "[privacy]\naccountant = \"moments\"\n"))
+            .xarmed.enabled);
+
+  // Objective kinds of the other family.
+  expect_error("x-kind1.toml", "[world.objective]\nkind = \"garland\"\n",
+               {"key 'world.objective.kind'", "'garland' is an X-armed objective",
+                "fed-pne or dp-fed-pne", "allowed with dp-fts-de: perturbed, mixture"});
+  expect_error("x-kind2.toml", fed + "[world.objective]\nkind = \"perturbed\"\n",
+               {"key 'world.objective.kind'", "'perturbed' is an FBO objective",
+                "not used by fed-pne", "allowed: garland, double-sine, seir"});
+  expect_error("x-kind3.toml", fed + "[world.objective]\nkind = \"sphere\"\n",
+               {"key 'world.objective.kind'", "unknown value 'sphere'",
+                "allowed: garland, double-sine, seir"});
+
+  // DP or not is the name's choice.
+  expect_error("x-dp-missing.toml", "[algorithm]\nname = \"dp-fed-pne\"\n",
+               {"key 'algorithm.dp_epsilon'", "required by dp-fed-pne", "> 0"});
+  expect_error("x-dp-zero.toml", "[algorithm]\nname = \"dp-fed-pne\"\ndp_epsilon = 0\n",
+               {"key 'algorithm.dp_epsilon'", "> 0 for dp-fed-pne", "got 0"});
+  expect_error("x-dp-unwanted.toml", fed + "dp_epsilon = 1.0\n",
+               {"key 'algorithm.dp_epsilon'", "0 or absent for fed-pne", "dp-fed-pne", "got 1"});
+  expect_error("x-dp-delta.toml", fed + "dp_delta = 0.1\n",
+               {"key 'algorithm.dp_delta'", "not used by fed-pne", "0 or absent", "got 0.1"});
+  expect_error("x-dp-delta2.toml", dp + "dp_delta = 1.0\n",
+               {"key 'algorithm.dp_delta'", "(0, 1)", "0 for 1/M", "got 1"});
+  expect_error("x-dp-one.toml", dp + "[world]\nagents = 1\n",
+               {"key 'algorithm.dp_delta'", "1/M = 1", "(0, 1)"});
+
+  // Values.
+  expect_error("x-split.toml", fed + "split = \"diagonal\"\n",
+               {"key 'algorithm.split'", "unknown value 'diagonal'", "allowed: random, cyclic"});
+  expect_error("x-point.toml", fed + "point = \"corner\"\n",
+               {"key 'algorithm.point'", "unknown value 'corner'", "allowed: centre, uniform"});
+  expect_error("x-k.toml", fed + "k = 1\n", {"key 'algorithm.k'", ">= 2", "got 1"});
+  expect_error("x-budget.toml", fed + "budget = 0\n", {"key 'algorithm.budget'", ">= 1", "got 0"});
+  expect_error("x-budget2.toml", fed + "budget = 1e4\n",
+               {"key 'algorithm.budget'", "expected an integer"});
+  expect_error("x-rho.toml", fed + "rho = 1\n", {"key 'algorithm.rho'", "(0, 1)", "got 1"});
+  expect_error("x-nu1.toml", fed + "nu1 = 0\n", {"key 'algorithm.nu1'", "> 0", "got 0"});
+  expect_error("x-delta.toml", fed + "delta = 2\n",
+               {"key 'algorithm.delta'", "(0, 1]", "0 for 1/M", "got 2"});
+  expect_error("x-c1.toml", fed + "budget = 1\nc1 = 0.05\n[world]\nagents = 10\n",
+               {"key 'algorithm.c1'", "log(c1 T / delta) must be > 0"});
+  expect_error("x-noise.toml", fed + "[world.objective]\nnoise = -0.1\n",
+               {"key 'world.objective.noise'", ">= 0", "absent: the engine's default", "got -0.1"});
+  expect_error("x-offset-std.toml", fed + "[world.objective]\noffset_std = -1\n",
+               {"key 'world.objective.offset_std'", ">= 0", "got -1"});
+
+  // Round policies that do not fit a phase closed on every live client's report.
+  expect_error(
+      "x-quorum.toml", fed + "[policy]\nkind = \"quorum\"\nquorum = 0.5\n",
+      {"key 'policy.kind'", "'quorum' is not supported by fed-pne", "allowed: sync, deadline"});
+  expect_error(
+      "x-async.toml", dp + "[policy]\nkind = \"async\"\nasync_every = 2\n",
+      {"key 'policy.kind'", "'async' is not supported by dp-fed-pne", "allowed: sync, deadline"});
+}
+
+TEST_CASE("finalize validates X-armed configs built in code", "[scenario]") {
+  ScenarioConfig c;
+  c.xarmed.enabled = true;
+  c.world.agents = 4;
+  c.seed = 9;
+  c.algorithm.q = 7;  // FBO-only: not checked in the X-armed family
+  c.finalize();
+  CHECK(c.xarmed.fed_pne.problem.clients == 4);
+  CHECK(c.xarmed.fed_pne.problem.seed == 9);
+  CHECK_FALSE(c.xarmed.fed_pne.record_curve);
+  c.xarmed.fed_pne.k = 1;
+  CHECK_THROWS_WITH(c.finalize(), Catch::Contains("key 'algorithm.k'"));
+  c.xarmed.fed_pne.k = 2;
+  c.policy.kind = PolicyConfig::Kind::quorum;
+  CHECK_THROWS_WITH(c.finalize(), Catch::Contains("key 'policy.kind'"));
+  c.policy.kind = PolicyConfig::Kind::deadline;
+  c.privacy.budget = 5;
+  CHECK_THROWS_WITH(c.finalize(), Catch::Contains("key 'privacy.budget'"));
+  c.privacy.budget = std::numeric_limits<double>::infinity();
+  c.xarmed.fed_pne.dp_epsilon = -1;
+  CHECK_THROWS_WITH(c.finalize(), Catch::Contains("key 'algorithm.dp_epsilon'"));
+  c.xarmed.fed_pne.dp_epsilon = 1;
+  c.finalize();
+  CHECK(c.xarmed.fed_pne.is_private());
 }
