@@ -92,7 +92,8 @@ TEST_CASE("fedsim sweep runs a grid in parallel, aggregates over seeds and resum
   const std::vector<std::string> header = {
       "algorithm.q", "algorithm.name", "runs",
       "mean_final_simple_regret_mean", "mean_final_simple_regret_se", "regret_area_mean",
-      "regret_area_se", "epsilon_mean", "epsilon_se", "messages_sent_mean", "messages_sent_se",
+      "regret_area_se", "cumulative_regret_mean", "cumulative_regret_se", "epsilon_mean",
+      "epsilon_se", "messages_sent_mean", "messages_sent_se",
       "messages_dropped_mean", "messages_dropped_se", "virtual_time_mean", "virtual_time_se"};
   REQUIRE(rows.size() == 5);
   CHECK(rows[0] == header);
@@ -126,20 +127,23 @@ TEST_CASE("fedsim sweep runs a grid in parallel, aggregates over seeds and resum
       };
       check_cells(3, final);
       check_cells(5, area);
+      CHECK(row[7].empty());  // a Fed-PNE metric: empty for FBO runs
+      CHECK(row[8].empty());
       if (name == "dp-fts-de") {
         REQUIRE(eps.size() == 2);
-        check_cells(7, eps);
+        check_cells(9, eps);
       } else {  // no privacy cost: empty cells, NaN in pandas
-        CHECK(row[7].empty());
-        CHECK(row[8].empty());
+        CHECK(row[9].empty());
+        CHECK(row[10].empty());
       }
-      check_cells(9, sent);
-      check_cells(11, dropped);
-      check_cells(13, vtime);
+      check_cells(11, sent);
+      check_cells(13, dropped);
+      check_cells(15, vtime);
     }
   const auto runs = read_rows(root / "sweep_runs.csv");
   REQUIRE(runs.size() == 9);
   CHECK(runs[0][2] == "seed");
+  CHECK(runs[0][6] == "cumulative_regret");
   CHECK(runs[0][3] == "folder");
   CHECK(runs[1][3] == "algorithm.q=0.25/algorithm.name=fts-de/seed=1");
 
@@ -203,5 +207,24 @@ TEST_CASE("fedsim sweep rejects bad grids before running anything, with one line
     CHECK(count(r.output, "\n") == 1);
     CHECK(r.output.find(c.names) != std::string::npos);
     CHECK_FALSE(fs::exists(root));  // nothing ran
+  }
+}
+
+TEST_CASE("fedsim sweep aggregates Fed-PNE runs by their cumulative regret", "[cli][sweep]") {
+  const fs::path root = fresh_dir("sweep-fedpne");
+  const auto r = run_fedsim("sweep " + (fs::path(FEDSIM_SCENARIO_DIR) / "xarmed/dp-garland.toml").string() +
+                            " --grid algorithm.dp_epsilon=0.5,2 --seeds 2 --jobs 2 --quiet"
+                            " --set world.agents=5 --set algorithm.budget=1000 --out " +
+                            root.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto rows = read_rows(root / "sweep.csv");
+  REQUIRE(rows.size() == 3);
+  for (std::size_t k = 1; k < 3; ++k) {
+    // Columns: the grid key, runs, then mean and se of each metric.
+    CHECK(rows[k][1] == "2");
+    CHECK(rows[k][2].empty());                // no simple-regret curve in Fed-PNE runs
+    CHECK(std::stod(rows[k][6]) > 0);         // cumulative_regret_mean
+    CHECK(std::stod(rows[k][8]) == Approx(rows[k][0] == "0.5" ? 0.5 : 2.0));  // epsilon_mean
   }
 }

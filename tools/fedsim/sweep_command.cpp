@@ -264,20 +264,25 @@ std::vector<std::string> execute(const std::vector<SweepRun>& runs, const std::v
 
 /// One run's numbers, as read back from its summary.json.
 struct RunMetrics {
-  double final_regret, regret_area, epsilon, delta, sent, dropped, virtual_time, wall_time;
+  double final_regret, regret_area, cumulative_regret, epsilon, delta, sent, dropped,
+      virtual_time, wall_time;
 };
 
 double number_or_nan(const nlohmann::json& v) {
   return v.is_number() ? v.get<double>() : std::nan("");
 }
 
+/// FBO runs have a simple-regret curve; Fed-PNE runs an average cumulative regret per client.
+/// A metric a run does not have is NaN (an empty cell).
 RunMetrics metrics_of(const nlohmann::json& s) {
-  const auto& curve = s.at("mean_simple_regret_by_iteration");
+  const nlohmann::json none;
+  const auto& curve = s.value("mean_simple_regret_by_iteration", nlohmann::json::array());
   double area = 0.0;
   for (const auto& v : curve) area += v.get<double>();
   area = curve.empty() ? std::nan("") : area / static_cast<double>(curve.size());
-  return {s.at("mean_final_simple_regret").get<double>(),
+  return {number_or_nan(s.value("mean_final_simple_regret", none)),
           area,
+          number_or_nan(s.value("average_cumulative_regret_per_client", none)),
           number_or_nan(s.at("epsilon")),
           number_or_nan(s.at("delta")),
           s.at("messages").at("sent").get<double>(),
@@ -324,15 +329,16 @@ void write_atomically(const fs::path& file, const std::string& text) {
 /// error over seeds), from the runs' summary.json files.
 void write_tables(const fs::path& root, const std::vector<GridAxis>& axes,
                   const std::vector<SweepRun>& runs) {
-  static const char* metric_names[] = {"mean_final_simple_regret", "regret_area", "epsilon",
-                                       "messages_sent", "messages_dropped", "virtual_time"};
+  static const char* metric_names[] = {"mean_final_simple_regret", "regret_area",
+                                       "cumulative_regret", "epsilon", "messages_sent",
+                                       "messages_dropped", "virtual_time"};
   std::ostringstream per_run, per_point;
   for (const auto& a : axes) {
     per_run << field(a.key) << ",";
     per_point << field(a.key) << ",";
   }
-  per_run << "seed,folder,mean_final_simple_regret,regret_area,epsilon,delta,messages_sent,"
-             "messages_dropped,virtual_time,wall_time_s\n";
+  per_run << "seed,folder,mean_final_simple_regret,regret_area,cumulative_regret,epsilon,delta,"
+             "messages_sent,messages_dropped,virtual_time,wall_time_s\n";
   per_point << "runs";
   for (const char* m : metric_names) per_point << "," << m << "_mean," << m << "_se";
   per_point << "\n";
@@ -347,7 +353,8 @@ void write_tables(const fs::path& root, const std::vector<GridAxis>& axes,
     const auto& m = metrics[i];
     for (const auto& v : runs[i].values) per_run << field(v) << ",";
     per_run << runs[i].seed << "," << field(runs[i].folder.generic_string()) << ","
-            << num(m.final_regret) << "," << num(m.regret_area) << "," << num(m.epsilon) << ","
+            << num(m.final_regret) << "," << num(m.regret_area) << ","
+            << num(m.cumulative_regret) << "," << num(m.epsilon) << ","
             << num(m.delta) << "," << num(m.sent) << "," << num(m.dropped) << ","
             << num(m.virtual_time) << "," << num(m.wall_time) << "\n";
   }
@@ -365,6 +372,7 @@ void write_tables(const fs::path& root, const std::vector<GridAxis>& axes,
     };
     column(&RunMetrics::final_regret);
     column(&RunMetrics::regret_area);
+    column(&RunMetrics::cumulative_regret);
     column(&RunMetrics::epsilon);
     column(&RunMetrics::sent);
     column(&RunMetrics::dropped);
