@@ -10,24 +10,29 @@
 namespace fedsim::cli {
 
 namespace {
-/// summary.json of a Fed-PNE / DP-Fed-PNE run.
-nlohmann::json fed_pne_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r) {
-  const auto& fp = c.xarmed.fed_pne;
+
+const char* policy_name(scenario::PolicyConfig::Kind kind) {
+  switch (kind) {
+    case scenario::PolicyConfig::Kind::sync: return "sync";
+    case scenario::PolicyConfig::Kind::deadline: return "deadline";
+    case scenario::PolicyConfig::Kind::quorum: return "quorum";
+    case scenario::PolicyConfig::Kind::async: return "async";
+  }
+  return "?";
+}
+
+/// The fields every run's summary has: identity, privacy, messages and times.
+nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r,
+                              const std::string& algorithm, bool is_private) {
   const auto& n = r.network;
   return {{"scenario", c.name},
           {"source", c.source_file},
           {"seed", c.seed},
           {"version", "0.1.0"},
-          {"algorithm", fp.is_private() ? "dp-fed-pne" : "fed-pne"},
-          {"objective", xarmed::to_string(fp.problem.objective)},
-          {"policy", c.policy.kind == scenario::PolicyConfig::Kind::sync ? "sync" : "deadline"},
-          {"clients", c.world.agents},
-          {"budget", fp.budget},
-          {"mean_final_simple_regret", nullptr},  // an FBO metric; see the cumulative regret
-          {"average_cumulative_regret_per_client", r.average_cumulative_regret},
-          {"client_cumulative_regret", r.client_regret},
-          {"epsilon", fp.is_private() ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)},
-          {"delta", fp.is_private() ? nlohmann::json(r.delta) : nlohmann::json(nullptr)},
+          {"algorithm", algorithm},
+          {"policy", policy_name(c.policy.kind)},
+          {"epsilon", is_private ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)},
+          {"delta", is_private ? nlohmann::json(r.delta) : nlohmann::json(nullptr)},
           {"messages",
            {{"sent", n.sent},
             {"delivered", n.delivered},
@@ -39,38 +44,30 @@ nlohmann::json fed_pne_summary(const scenario::ScenarioConfig& c, const actors::
           {"virtual_time_last_event", n.final_time},
           {"wall_time_s", r.wall_time}};
 }
+
 }  // namespace
 
 nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r) {
-  if (c.xarmed.enabled) return fed_pne_summary(c, r);
-  const auto& n = r.network;
-  return {
-      {"scenario", c.name},
-      {"source", c.source_file},
-      {"seed", c.seed},
-      {"version", "0.1.0"},
-      {"algorithm", fbo::to_string(c.algorithm.algorithm)},
-      {"policy", c.policy.kind == scenario::PolicyConfig::Kind::sync       ? "sync"
-                 : c.policy.kind == scenario::PolicyConfig::Kind::deadline ? "deadline"
-                 : c.policy.kind == scenario::PolicyConfig::Kind::quorum   ? "quorum"
-                                                                           : "async"},
-      {"agents", c.world.agents},
-      {"iterations", c.algorithm.iterations},
-      {"mean_final_simple_regret", r.final_simple_regret},
-      {"mean_simple_regret_by_iteration", r.mean_simple_regret},
-      {"epsilon", c.algorithm.is_private() ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)},
-      {"delta", c.algorithm.is_private() ? nlohmann::json(r.delta) : nlohmann::json(nullptr)},
-      {"private_releases", r.releases},
-      {"messages",
-       {{"sent", n.sent},
-        {"delivered", n.delivered},
-        {"dropped", n.dropped},
-        {"duplicated", n.duplicated},
-        {"corrupted", n.corrupted},
-        {"bytes", n.bytes}}},
-      {"virtual_time", r.last_query_time},
-      {"virtual_time_last_event", n.final_time},
-      {"wall_time_s", r.wall_time}};
+  if (c.xarmed.enabled) {
+    const auto& fp = c.xarmed.fed_pne;
+    nlohmann::json s = common_summary(c, r, fp.is_private() ? "dp-fed-pne" : "fed-pne",
+                                      fp.is_private());
+    s["objective"] = xarmed::to_string(fp.problem.objective);
+    s["clients"] = c.world.agents;
+    s["budget"] = fp.budget;
+    s["mean_final_simple_regret"] = nullptr;  // an FBO metric; see the cumulative regret
+    s["average_cumulative_regret_per_client"] = r.average_cumulative_regret;
+    s["client_cumulative_regret"] = r.client_regret;
+    return s;
+  }
+  nlohmann::json s = common_summary(c, r, fbo::to_string(c.algorithm.algorithm),
+                                    c.algorithm.is_private());
+  s["agents"] = c.world.agents;
+  s["iterations"] = c.algorithm.iterations;
+  s["mean_final_simple_regret"] = r.final_simple_regret;
+  s["mean_simple_regret_by_iteration"] = r.mean_simple_regret;
+  s["private_releases"] = r.releases;
+  return s;
 }
 
 void write_resolved_config(const std::filesystem::path& dir,
