@@ -405,8 +405,8 @@ const std::vector<std::string> xarmed_algorithm_keys = {
     "name", "budget", "k", "split", "point", "nu1", "rho", "c", "c1", "delta", "dp_epsilon",
     "dp_delta"};
 // clang-format on
-const std::vector<std::string> fbo_objective_keys = {"kind", "grid_size", "lengthscale",
-                                                     "perturbation", "alpha"};
+const std::vector<std::string> fbo_objective_keys = {"kind",         "grid_size", "lengthscale",
+                                                     "perturbation", "alpha",     "seed"};
 const std::vector<std::string> xarmed_objective_keys = {"kind", "offset_std", "noise"};
 
 constexpr const char* fed_pne_name = "fed-pne";
@@ -496,6 +496,13 @@ void read_objective(const toml::table& t, const Family& family, ScenarioConfig& 
     o.get("lengthscale", obj.lengthscale);
     o.get("perturbation", obj.perturbation);
     o.get("alpha", obj.alpha);
+    if (auto n = o.find("seed")) {
+      const std::int64_t seed = as_int64(*n, o.key("seed"));
+      if (seed < 0)
+        fail(o.key("seed"), "must be an integer >= 0 (0: the run seed), got " +
+                                std::to_string(seed));
+      obj.seed = static_cast<std::uint64_t>(seed);
+    }
     return;
   }
   const Section o = family_section(t, path, xarmed_objective_keys, fbo_objective_keys, family);
@@ -1005,7 +1012,8 @@ std::string to_toml(const ScenarioConfig& c) {
         << "grid_size = " << w.objective.grid_size << "\n"
         << "lengthscale = " << toml_float(w.objective.lengthscale) << "\n"
         << "perturbation = " << toml_float(w.objective.perturbation) << "\n"
-        << "alpha = " << toml_float(w.objective.alpha) << "\n\n";
+        << "alpha = " << toml_float(w.objective.alpha) << "\n"
+        << "seed = " << w.objective.seed << "  # 0: the run seed\n\n";
   }
   out << "[world.network]\n";
   write_link(out, net.link);

@@ -70,6 +70,7 @@ GridObjectives make_synthetic_objectives(const SyntheticConfig& config, int num_
                                          std::uint64_t seed) {
   config.validate();
   if (num_agents < 1) throw std::invalid_argument("number of agents must be >= 1");
+  if (config.seed != 0) seed = config.seed;
   auto grid = std::make_shared<const Grid>(Grid::uniform_1d(config.grid_size));
   const GridGpSampler sampler(*grid, SeKernel{config.lengthscale, 1.0});
   RandomStream base_rng(seed, "objective.base");

@@ -59,10 +59,14 @@ struct SyntheticConfig {
   enum class Kind { perturbed, mixture } kind = Kind::perturbed;
   double perturbation = 0.02;  ///< d (perturbed)
   double alpha = 0.7;          ///< heterogeneity (mixture), in [0, 1]
+  /// Seed of the functions; 0 uses the run's seed. A fixed value keeps the objectives while
+  /// the run seed varies the initial points and every other draw (the papers average over
+  /// random initialisations of one sampled function).
+  std::uint64_t seed = 0;
   void validate() const;
 };
 
-/// One objective per agent, all built from `seed` (purpose "objective").
+/// One objective per agent, built from config.seed, or from `seed` when that is 0.
 GridObjectives make_synthetic_objectives(const SyntheticConfig& config, int num_agents,
                                          std::uint64_t seed);
 

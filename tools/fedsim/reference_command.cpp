@@ -68,7 +68,8 @@ nlohmann::json config_json(const fbo::ReferenceConfig& c) {
             {"grid_size", c.objective.grid_size},
             {"lengthscale", c.objective.lengthscale},
             {"perturbation", c.objective.perturbation},
-            {"alpha", c.objective.alpha}}}};
+            {"alpha", c.objective.alpha},
+            {"seed", c.objective.seed}}}};
 }
 
 void run(ReferenceOptions& o) {
@@ -155,6 +156,9 @@ void add_reference_command(CLI::App& app) {
   cmd->add_option("--accountant", c.accountant, "moments | moments-paper | tight")->capture_default_str();
   cmd->add_option("--delta", c.delta, "delta for eps (default 1/N^1.1)");
   cmd->add_option("--seed", c.seed, "run seed (objective, features, all draws)")
+      ->capture_default_str();
+  cmd->add_option("--objective-seed", c.objective.seed,
+                  "seed of the objective functions only (0: the run seed)")
       ->capture_default_str();
   cmd->add_option("--out", o->out, "output folder")->capture_default_str();
   cmd->callback([o] { run(*o); });

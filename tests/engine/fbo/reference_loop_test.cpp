@@ -138,3 +138,25 @@ TEST_CASE("FTS-DE <= FTS <= TS in simple regret after the initial period", "[fbo
   CHECK(area[0] < area[1]);
   CHECK(area[1] < area[2]);
 }
+
+TEST_CASE("a fixed objective seed keeps the functions while the run seed varies", "[fbo][loop]") {
+  ReferenceConfig a = small(Algorithm::dp_fts_de), b = a;
+  a.objective.seed = b.objective.seed = 7;
+  a.seed = 1;
+  b.seed = 2;
+  const auto fa = make_synthetic_objectives(a.objective, a.agents, a.seed);
+  const auto fb = make_synthetic_objectives(b.objective, b.agents, b.seed);
+  for (int n = 0; n < a.agents; ++n)
+    for (int i = 0; i < a.objective.grid_size; ++i)
+      REQUIRE(fa[n]->value_at(i) == fb[n]->value_at(i));
+  // ... but the runs differ (initial points, choices, noise).
+  const auto ra = run_reference(a), rb = run_reference(b);
+  size_t differ = 0;
+  for (size_t k = 0; k < ra.observations.size(); ++k)
+    differ += ra.observations[k].index != rb.observations[k].index;
+  CHECK(differ > ra.observations.size() / 2);
+  // Without it, the run seed draws the functions too.
+  a.objective.seed = 0;
+  const auto fc = make_synthetic_objectives(a.objective, a.agents, a.seed);
+  CHECK(fc[0]->optimum_value() != fa[0]->optimum_value());
+}
