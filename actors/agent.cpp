@@ -104,6 +104,23 @@ void finish_evaluations(self_ptr self, double now) {
   maybe_continue(self);
 }
 
+/// Round 0: the initial design (on the kickoff, or on the first broadcast if the kickoff was
+/// lost on the way).
+void start_initial_design(self_ptr self) {
+  auto& s = self->state;
+  if (s.started || !s.alive) return;
+  s.started = true;
+  const auto& cfg = s.shared->config;
+  RandomStream rng(cfg.seed, "agent.init", s.id);
+  const bool in_region = cfg.explore_own_region && s.shared->context->partition.size() > 1;
+  s.pending.clear();
+  for (int idx : s.agent->initial_design(cfg.n_init, in_region, rng))
+    s.pending.push_back({idx, fbo::Branch::init, -1});
+  s.pending_report_round = 0;
+  s.busy = true;
+  send_to(self, s.id, caf::make_message(timer{0, 0, cfg.n_init}));
+}
+
 void reset_agent(self_ptr self) {
   auto& s = self->state;
   const int P = s.shared->context->partition.size();
@@ -121,18 +138,7 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
   reset_agent(self);
   return {
       [self](kickoff, virtual_time) {
-        auto& s = self->state;
-        if (s.started || !s.alive) return caf::ok_atom_v;
-        s.started = true;
-        const auto& cfg = s.shared->config;
-        RandomStream rng(cfg.seed, "agent.init", s.id);
-        const bool in_region = cfg.explore_own_region && s.shared->context->partition.size() > 1;
-        s.pending.clear();
-        for (int idx : s.agent->initial_design(cfg.n_init, in_region, rng))
-          s.pending.push_back({idx, fbo::Branch::init, -1});
-        s.pending_report_round = 0;
-        s.busy = true;
-        send_to(self, s.id, caf::make_message(timer{0, 0, cfg.n_init}));
+        start_initial_design(self);
         return caf::ok_atom_v;
       },
       [self](const timer& tm, virtual_time vt) {
@@ -144,6 +150,7 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
       [self](const broadcast& b, virtual_time) {
         auto& s = self->state;
         if (!s.latest || b.round > s.latest->round) s.latest = b;
+        start_initial_design(self);  // no-op once started
         maybe_continue(self);
         return caf::ok_atom_v;
       },

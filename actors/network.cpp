@@ -150,6 +150,17 @@ void advance(self_ptr self) {
         log(self, "drop", ev.env, "unknown recipient");
         continue;
       }
+      // An agent outside its availability window gets no notice: its own timers (work in
+      // progress) wait until it is available again instead of being lost with it.
+      if (!ev.system && is_agent(to, s) && ev.env.from == to && s.plan.agents[to].down(s.now) &&
+          !s.plan.agents[to].crashed(s.now)) {
+        const double resume = s.plan.agents[to].next_available(s.now);
+        if (std::isfinite(resume)) {
+          ev.time = resume;
+          s.queue.push(std::move(ev));
+          continue;
+        }
+      }
       if (!ev.system && is_agent(to, s) && s.plan.agents[to].down(s.now)) {
         ++s.totals.dropped;
         log(self, "drop", ev.env, "recipient down");

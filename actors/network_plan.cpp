@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
@@ -11,9 +12,24 @@
 
 namespace fedsim::actors {
 
-bool AgentPlan::down(double t) const {
+bool AgentPlan::crashed(double t) const {
   for (const auto& c : crashes)
     if (t >= c.time && t < c.recover) return true;
+  return false;
+}
+
+double AgentPlan::next_available(double t) const {
+  if (available.empty()) return t;
+  double next = std::numeric_limits<double>::infinity();
+  for (const auto& a : available) {
+    if (a.contains(t)) return t;
+    if (a.start > t) next = std::min(next, a.start);
+  }
+  return next;
+}
+
+bool AgentPlan::down(double t) const {
+  if (crashed(t)) return true;
   if (available.empty()) return false;
   for (const auto& a : available)
     if (a.contains(t)) return false;

@@ -30,6 +30,10 @@ struct AgentPlan {
   std::vector<Interval> available;       ///< up-intervals; empty = always available
   /// Down (crashed, or outside its availability) at time t.
   bool down(double t) const;
+  /// Crashed at time t.
+  bool crashed(double t) const;
+  /// The first time >= t at which the agent is available again (infinity if never).
+  double next_available(double t) const;
   /// Cut off from the server at time t.
   bool partitioned(double t) const;
 };

@@ -10,6 +10,7 @@
 
 #include "actors/federation.hpp"
 #include "engine/dp/accountant.hpp"
+#include "tests/test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace fedsim;
@@ -216,23 +217,25 @@ TEST_CASE("partitions, availability traces and lost state are applied", "[actors
     }
     CHECK(dropped > 0);
   }
-  SECTION("an agent outside its availability window receives nothing") {
+  SECTION("an agent outside its availability window does nothing until it is back") {
     auto c = base();
     const fs::path trace = fs::temp_directory_path() / "fedsim-availability.csv";
     std::ofstream(trace) << "agent,start,end\n3,0,6.5\n3,12,1000\n";
     c.world.network.availability_file = trace.string();
     const fs::path dir = run(c, "availability");
-    int down = 0;
-    std::ifstream in(dir / "events.jsonl");
-    for (std::string line; std::getline(in, line);)
-      if (line.find("\"reason\":\"recipient down\"") != std::string::npos) {
-        CHECK(line.find("\"to\":3,") != std::string::npos);
-        const double t = std::stod(line.substr(line.find("\"time\":") + 7));
-        CHECK(t >= 6.5);
-        CHECK(t < 12);
-        ++down;
+    int last = 0;
+    for (const auto& o : read_csv(dir / "observations.csv"))
+      if (num(o, "agent") == 3) {
+        const double t = num(o, "time");
+        CHECK(!(t >= 6.5 && t < 12));  // no query while unavailable
+        last = std::max(last, static_cast<int>(num(o, "iteration")));
       }
-    CHECK(down > 0);
+    CHECK(last == c.algorithm.iterations);  // its work resumed at t = 12
+    // Under sync the server waited for it: a round closes only once it is back.
+    bool waited = false;
+    for (const auto& r : read_csv(dir / "rounds.csv"))
+      waited = waited || (num(r, "time") >= 12 && num(r, "time") < 13.5);
+    CHECK(waited);
   }
   SECTION("an agent that recovers with its state lost starts its model afresh") {
     auto c = base();
@@ -292,4 +295,29 @@ TEST_CASE("quorum and async policies finish and use what arrived", "[actors]") {
     }
     CHECK(dropped > 0);
   }
+}
+
+TEST_CASE("agents recover from a lost kickoff and from unavailability mid-work", "[actors]") {
+  auto c = base();
+  // Agent 2 is cut off at t = 0, so its kickoff is lost: it starts on the first broadcast.
+  scenario::NetworkPartition cut;
+  cut.agents = {2};
+  cut.start = 0.0;
+  cut.end = 0.5;
+  c.world.network.partitions.push_back(cut);
+  // Agent 3 is unavailable during [6.5, 12): its evaluations in flight resume at 12.
+  const fs::path trace = fs::temp_directory_path() / "fedsim-availability-resume.csv";
+  std::ofstream(trace) << "agent,start,end\n3,0,6.5\n3,12,1000\n";
+  c.world.network.availability_file = trace.string();
+  const fs::path dir = run(c, "kickoff-availability");
+  std::map<int, int> last;
+  for (const auto& o : read_csv(dir / "observations.csv"))
+    last[static_cast<int>(num(o, "agent"))] =
+        std::max(last[static_cast<int>(num(o, "agent"))], static_cast<int>(num(o, "iteration")));
+  REQUIRE(last.size() == size_t(c.world.agents));
+  CHECK(last.at(2) == c.algorithm.iterations);
+  CHECK(last.at(3) == c.algorithm.iterations);
+  const std::string events = fedsim::test::slurp(dir / "events.jsonl");
+  CHECK(events.find("\"to\":2,\"payload\":\"kickoff\",\"round\":0,\"bytes\":0,\"reason\":\"partition\"") !=
+        std::string::npos);
 }
