@@ -104,8 +104,8 @@ void finish_evaluations(self_ptr self, double now) {
   maybe_continue(self);
 }
 
-/// Round 0: the initial design (on the kickoff, or on the first broadcast if the kickoff was
-/// lost on the way).
+/// Round 0: the initial design, on the kickoff; an agent down at t = 0 starts when it
+/// recovers (or on the first broadcast it gets).
 void start_initial_design(self_ptr self) {
   auto& s = self->state;
   if (s.started || !s.alive) return;
@@ -167,6 +167,7 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
       [self](recover_notice, virtual_time vt) {
         logger("agent")->debug("t={:.3f} agent {} recovers", vt.seconds, self->state.id);
         self->state.alive = true;
+        start_initial_design(self);  // no-op once started
         maybe_continue(self);
         return caf::ok_atom_v;
       },

@@ -220,7 +220,10 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
                              caf::make_message(membership_notice{n, true}));
             }
           }
+        // The run starts at t = 0 for everyone: the kickoff is not a message that can be lost.
         enqueue_system(self, 0.0, server_node, caf::make_message(kickoff{}));
+        for (node_id n = 0; n < s.plan.agents.size(); ++n)
+          enqueue_system(self, 0.0, n, caf::make_message(kickoff{}));
         advance(self);
         return s.finished;
       },

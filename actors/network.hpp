@@ -76,7 +76,8 @@ struct NetworkState {
 /// Spawned once per run. Protocol:
 ///  - `(put_atom, agents, server, recorder, log_events)` from the federation: the wiring;
 ///  - `envelope` from any member: queued (timers are envelopes to oneself);
-///  - `(run_atom)` from the federation: sends `kickoff` to the server at time 0, runs until no
+///  - `(run_atom)` from the federation: sends `kickoff` to the server and to every agent at
+///    time 0 (a system event: the start of the run is not a message that can be lost), runs until no
 ///    event is left, then replies (sent, delivered, dropped, duplicated, corrupted, bytes,
 ///    final time).
 caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan plan);

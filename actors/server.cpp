@@ -300,7 +300,6 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
       [self](kickoff, virtual_time vt) {
         return handle(self, vt.seconds, [self](auto done) {
           auto& s = self->state;
-          send_all(self, caf::make_message(kickoff{}), 0);
           if (s.shared->config.algorithm == fbo::Algorithm::ts) {
             s.stopped = true;  // standard TS agents never talk to the server
             return done();
