@@ -2,8 +2,11 @@
 /// File helpers shared by tests that write and read run outputs.
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace fedsim::test {
 
@@ -20,6 +23,40 @@ inline std::filesystem::path fresh_dir(const std::string& name) {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("fedsim-test-" + name);
   std::filesystem::remove_all(dir);
   return dir;
+}
+
+/// The rows of a CSV file without quoted fields (what fedsim writes), header first; a line
+/// ending in a comma has an empty last cell.
+inline std::vector<std::vector<std::string>> read_rows(const std::filesystem::path& file) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream in(slurp(file));
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> row;
+    std::string cell;
+    std::istringstream cells(line);
+    while (std::getline(cells, cell, ',')) row.push_back(cell);
+    if (!line.empty() && line.back() == ',') row.push_back("");
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+/// The data rows of a CSV file as maps from the header's names. Throws std::runtime_error on
+/// a row whose cell count differs from the header's.
+inline std::vector<std::map<std::string, std::string>> read_table(
+    const std::filesystem::path& file) {
+  const auto rows = read_rows(file);
+  std::vector<std::map<std::string, std::string>> out;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    if (rows[r].size() != rows[0].size())
+      throw std::runtime_error(file.string() + ": row " + std::to_string(r) + " has " +
+                               std::to_string(rows[r].size()) + " cells, the header " +
+                               std::to_string(rows[0].size()));
+    std::map<std::string, std::string> row;
+    for (std::size_t k = 0; k < rows[r].size(); ++k) row[rows[0][k]] = rows[r][k];
+    out.push_back(std::move(row));
+  }
+  return out;
 }
 
 }  // namespace fedsim::test

@@ -52,25 +52,6 @@ fs::path run(scenario::ScenarioConfig c, const std::string& name, RunResult* res
   return dir;
 }
 
-/// A CSV file as rows of column name -> text.
-std::vector<std::map<std::string, std::string>> read_csv(const fs::path& file) {
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> header;
-  std::stringstream hs(line);
-  for (std::string h; std::getline(hs, h, ',');) header.push_back(h);
-  std::vector<std::map<std::string, std::string>> rows;
-  while (std::getline(in, line)) {
-    std::stringstream ls(line);
-    std::map<std::string, std::string> row;
-    std::string v;
-    for (size_t k = 0; k < header.size() && std::getline(ls, v, ','); ++k) row[header[k]] = v;
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 double num(const std::map<std::string, std::string>& row, const std::string& key) {
   return std::stod(row.at(key));
 }
@@ -102,7 +83,7 @@ TEST_CASE("sync: 30% of agents crash mid-run and the server proceeds without the
   c.world.network.crashes.push_back(crash);
 
   SECTION("detected by missed rounds") {
-    const auto rounds = read_csv(run(c, "crash-missed") / "rounds.csv");
+    const auto rounds = fedsim::test::read_table(run(c, "crash-missed") / "rounds.csv");
     REQUIRE(rounds.size() >= size_t(c.algorithm.iterations));
     // Rounds closing before the crash wait for all 20; after it, within dead_after_missed
     // timed-out rounds, the server expects only the 14 survivors and rounds are quick again.
@@ -120,7 +101,7 @@ TEST_CASE("sync: 30% of agents crash mid-run and the server proceeds without the
   }
   SECTION("detected by the network's crash notice after the detection delay") {
     c.world.network.detection_delay = 0.5;
-    const auto rounds = read_csv(run(c, "crash-notice") / "rounds.csv");
+    const auto rounds = fedsim::test::read_table(run(c, "crash-notice") / "rounds.csv");
     for (const auto& r : rounds) {
       if (num(r, "time") < crash.time) CHECK(num(r, "alive") == 20);
       if (num(r, "time") >= crash.time + 0.5) CHECK(num(r, "alive") == 14);
@@ -156,7 +137,7 @@ TEST_CASE("malformed payloads are all rejected and the aggregate stays finite", 
   for (const auto& [agent, count] : rejects) total += count;
   CHECK(static_cast<std::uint64_t>(total) == result.network.corrupted);
   int counted = 0;
-  for (const auto& r : read_csv(dir / "rounds.csv")) {
+  for (const auto& r : fedsim::test::read_table(dir / "rounds.csv")) {
     counted += static_cast<int>(num(r, "rejected"));
     CHECK(std::isfinite(num(r, "aggregate_norm")));
     CHECK(num(r, "aggregate_norm") < 1e3);
@@ -184,11 +165,11 @@ TEST_CASE("the accountant matches the engine and enforces the budget", "[actors]
   const fs::path dir = run(c, "budget", &limited);
   CHECK(limited.releases == 5);
   CHECK(limited.epsilon == Approx(after(5)).epsilon(1e-12));
-  const auto rounds = read_csv(dir / "rounds.csv");
+  const auto rounds = fedsim::test::read_table(dir / "rounds.csv");
   for (const auto& r : rounds) CHECK(num(r, "released") == (num(r, "round") < 5 ? 1 : 0));
   // Agents keep going with local TS: every agent reaches T, nothing federated after round 5.
   std::map<int, int> last;
-  for (const auto& o : read_csv(dir / "observations.csv")) {
+  for (const auto& o : fedsim::test::read_table(dir / "observations.csv")) {
     const int agent = static_cast<int>(num(o, "agent")), t = static_cast<int>(num(o, "iteration"));
     last[agent] = std::max(last[agent], t);
     if (t > 6) CHECK(o.at("branch") == "local");
@@ -224,7 +205,7 @@ TEST_CASE("partitions, availability traces and lost state are applied", "[actors
     c.world.network.availability_file = trace.string();
     const fs::path dir = run(c, "availability");
     int last = 0;
-    for (const auto& o : read_csv(dir / "observations.csv"))
+    for (const auto& o : fedsim::test::read_table(dir / "observations.csv"))
       if (num(o, "agent") == 3) {
         const double t = num(o, "time");
         CHECK(!(t >= 6.5 && t < 12));  // no query while unavailable
@@ -233,7 +214,7 @@ TEST_CASE("partitions, availability traces and lost state are applied", "[actors
     CHECK(last == c.algorithm.iterations);  // its work resumed at t = 12
     // Under sync the server waited for it: a round closes only once it is back.
     bool waited = false;
-    for (const auto& r : read_csv(dir / "rounds.csv"))
+    for (const auto& r : fedsim::test::read_table(dir / "rounds.csv"))
       waited = waited || (num(r, "time") >= 12 && num(r, "time") < 13.5);
     CHECK(waited);
   }
@@ -249,7 +230,7 @@ TEST_CASE("partitions, availability traces and lost state are applied", "[actors
     const fs::path dir = run(c, "recover");
     double last_time = 0;
     int after = 0;
-    for (const auto& o : read_csv(dir / "observations.csv"))
+    for (const auto& o : fedsim::test::read_table(dir / "observations.csv"))
       if (num(o, "agent") == 7) {
         const double t = num(o, "time");
         CHECK(!(t > crash.time && t < crash.recover));  // nothing while down
@@ -276,7 +257,7 @@ TEST_CASE("quorum and async policies finish and use what arrived", "[actors]") {
     c.policy.kind = scenario::PolicyConfig::Kind::quorum;
     c.policy.quorum = 0.5;
     c.policy.deadline = 100.0;
-    const auto rounds = read_csv(run(c, "quorum") / "rounds.csv");
+    const auto rounds = fedsim::test::read_table(run(c, "quorum") / "rounds.csv");
     REQUIRE(rounds.size() > 3);
     // K = 10 of 20; at the end fewer agents are left (the others finished their T iterations).
     for (const auto& r : rounds)
@@ -286,7 +267,7 @@ TEST_CASE("quorum and async policies finish and use what arrived", "[actors]") {
     c.policy.kind = scenario::PolicyConfig::Kind::async;
     c.policy.async_every = 5;
     c.policy.max_staleness = 1;
-    const auto rounds = read_csv(run(c, "async") / "rounds.csv");
+    const auto rounds = fedsim::test::read_table(run(c, "async") / "rounds.csv");
     REQUIRE(rounds.size() > 20);
     int dropped = 0;
     for (const auto& r : rounds) {
@@ -312,7 +293,7 @@ TEST_CASE("every agent starts at t = 0 and resumes after unavailability", "[acto
   const fs::path dir = run(c, "kickoff-availability");
   std::map<int, double> first_time;
   std::map<int, int> last;
-  for (const auto& o : read_csv(dir / "observations.csv")) {
+  for (const auto& o : fedsim::test::read_table(dir / "observations.csv")) {
     const int agent = static_cast<int>(num(o, "agent"));
     last[agent] = std::max(last[agent], static_cast<int>(num(o, "iteration")));
     if (!first_time.count(agent)) first_time[agent] = num(o, "time");
@@ -324,7 +305,7 @@ TEST_CASE("every agent starts at t = 0 and resumes after unavailability", "[acto
   auto lossy = base();
   lossy.world.network.link.drop = 0.2;
   std::map<int, double> start;
-  for (const auto& o : read_csv(run(lossy, "kickoff-lossy") / "observations.csv"))
+  for (const auto& o : fedsim::test::read_table(run(lossy, "kickoff-lossy") / "observations.csv"))
     if (!start.count(static_cast<int>(num(o, "agent"))))
       start[static_cast<int>(num(o, "agent"))] = num(o, "time");
   REQUIRE(start.size() == size_t(lossy.world.agents));

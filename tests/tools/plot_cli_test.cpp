@@ -16,36 +16,13 @@
 
 namespace fs = std::filesystem;
 using fedsim::test::fresh_dir;
+using fedsim::test::read_table;
 using fedsim::test::run_fedsim;
 using fedsim::test::slurp;
 
 namespace {
 
 const fs::path scenarios = FEDSIM_SCENARIO_DIR;
-
-/// Rows of a CSV file without quoted fields, as maps from the header's names; the labels
-/// and values of these tests have no commas.
-std::vector<std::map<std::string, std::string>> read_table(const fs::path& file) {
-  std::istringstream in(slurp(file));
-  std::vector<std::map<std::string, std::string>> rows;
-  std::vector<std::string> header;
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> cells;
-    std::string cell;
-    std::istringstream ss(line);
-    while (std::getline(ss, cell, ',')) cells.push_back(cell);
-    if (!line.empty() && line.back() == ',') cells.push_back("");
-    if (header.empty()) {
-      header = cells;
-      continue;
-    }
-    REQUIRE(cells.size() == header.size());
-    std::map<std::string, std::string> row;
-    for (std::size_t k = 0; k < cells.size(); ++k) row[header[k]] = cells[k];
-    rows.push_back(row);
-  }
-  return rows;
-}
 
 /// The mean over agents of simple regret after iterations 0..T, recomputed from a run's
 /// observations.csv: each agent's last value carries over iterations it did not run.

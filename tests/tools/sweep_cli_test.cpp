@@ -13,27 +13,13 @@
 
 namespace fs = std::filesystem;
 using fedsim::test::fresh_dir;
+using fedsim::test::read_rows;
 using fedsim::test::run_fedsim;
 using fedsim::test::slurp;
 
 namespace {
 
 const fs::path scenarios = FEDSIM_SCENARIO_DIR;
-
-/// Rows of a CSV file without quoted fields (what these sweeps write), header first.
-std::vector<std::vector<std::string>> read_rows(const fs::path& file) {
-  std::vector<std::vector<std::string>> rows;
-  std::istringstream in(slurp(file));
-  for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> row;
-    std::string cell;
-    std::istringstream cells(line);
-    while (std::getline(cells, cell, ',')) row.push_back(cell);
-    if (!line.empty() && line.back() == ',') row.push_back("");
-    rows.push_back(row);
-  }
-  return rows;
-}
 
 std::size_t count(const std::string& text, const std::string& what) {
   std::size_t n = 0;
