@@ -78,18 +78,25 @@ xarmed::ProblemConfig problem_config(const XarmedOptions& o, std::uint64_t seed)
   return p;
 }
 
-xarmed::FedPneConfig fed_pne_config(const XarmedOptions& o, std::uint64_t seed) {
-  xarmed::FedPneConfig c;
+/// The settings Fed-PNE and HCT share: problem, budget, smoothness and confidence
+/// parameters, the partition and the point rule.
+template <class Config>
+void apply_shared(const XarmedOptions& o, std::uint64_t seed, Config& c) {
   c.problem = problem_config(o, seed);
   c.budget = o.budget;
   c.params.nu1 = o.nu1.value_or(c.params.nu1);
   c.params.rho = o.rho.value_or(c.params.rho);
   c.params.c = o.c.value_or(c.params.c);
-  c.params.c1 = o.c1.value_or(c.params.c1);
   c.params.delta = o.delta.value_or(c.params.delta);
   c.k = o.k;
   c.split = xarmed::parse_split_rule(o.split);
   c.point = xarmed::parse_point_rule(o.point);
+}
+
+xarmed::FedPneConfig fed_pne_config(const XarmedOptions& o, std::uint64_t seed) {
+  xarmed::FedPneConfig c;
+  apply_shared(o, seed, c);
+  c.params.c1 = o.c1.value_or(c.params.c1);
   if (o.algorithm == "dp-fed-pne") {
     c.dp_epsilon = o.eps.value_or(0.0);
     c.dp_delta = o.dp_delta.value_or(0.0);
@@ -100,15 +107,7 @@ xarmed::FedPneConfig fed_pne_config(const XarmedOptions& o, std::uint64_t seed) 
 
 xarmed::HctRunConfig hct_config(const XarmedOptions& o, std::uint64_t seed) {
   xarmed::HctRunConfig c;
-  c.problem = problem_config(o, seed);
-  c.budget = o.budget;
-  c.params.nu1 = o.nu1.value_or(c.params.nu1);
-  c.params.rho = o.rho.value_or(c.params.rho);
-  c.params.c = o.c.value_or(c.params.c);
-  c.params.delta = o.delta.value_or(c.params.delta);
-  c.k = o.k;
-  c.split = xarmed::parse_split_rule(o.split);
-  c.point = xarmed::parse_point_rule(o.point);
+  apply_shared(o, seed, c);
   c.validate();
   return c;
 }
