@@ -41,9 +41,10 @@ void start_iteration(self_ptr self) {
     }
     default: {
       if (b && b->released) {
-        const Eigen::Map<const Eigen::MatrixXd> joint(b->joint.begin(), b->rows, b->cols);
-        const Eigen::MatrixXd j = joint;
-        c = fbo::de_choose(*s.agent, t, &j, cfg.p_schedule, cfg.p1_equals_p2, rng);
+        // A view of the shared broadcast buffer: no copy per agent and iteration.
+        const Eigen::Ref<const Eigen::MatrixXd> joint(
+            Eigen::Map<const Eigen::MatrixXd>(b->joint.begin(), b->rows, b->cols));
+        c = fbo::de_choose(*s.agent, t, &joint, cfg.p_schedule, cfg.p1_equals_p2, rng);
       } else {
         c = fbo::de_choose(*s.agent, t, nullptr, cfg.p_schedule, cfg.p1_equals_p2, rng);
       }

@@ -58,7 +58,7 @@ int FboAgent::argmax_omega(const Eigen::VectorXd& omega) const {
   return grid_argmax(context_->grid_features * omega).index;
 }
 
-int FboAgent::argmax_joint(const Eigen::MatrixXd& joint) const {
+int FboAgent::argmax_joint(const Eigen::Ref<const Eigen::MatrixXd>& joint) const {
   return grid_argmax_by_region(context_->grid_features, joint, context_->grid_region).index;
 }
 

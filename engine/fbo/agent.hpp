@@ -58,7 +58,7 @@ class FboAgent {
   /// argmax over the grid of phi(x)'omega.
   int argmax_omega(const Eigen::VectorXd& omega) const;
   /// argmax over the grid of phi(x)'omega^(i[x]) (DP-FTS-DE Algo 2 line 8). joint: M x P.
-  int argmax_joint(const Eigen::MatrixXd& joint) const;
+  int argmax_joint(const Eigen::Ref<const Eigen::MatrixXd>& joint) const;
   /// Records y observed at grid point `index`.
   void observe(int index, double y);
   /// omega_{n,t} ~ N(nu, lambda Sigma^-1), the vector sent to the server.

@@ -38,8 +38,8 @@ Choice ts_choose(const FboAgent& agent, RandomStream& rng) {
   return {agent.argmax_local_ts(rng), Branch::local, -1};
 }
 
-Choice de_choose(const FboAgent& agent, int t, const Eigen::MatrixXd* joint, PSchedule schedule,
-                 bool p1_equals_p2, RandomStream& rng) {
+Choice de_choose(const FboAgent& agent, int t, const Eigen::Ref<const Eigen::MatrixXd>* joint,
+                 PSchedule schedule, bool p1_equals_p2, RandomStream& rng) {
   const double r = rng.uniform();
   if (joint == nullptr || r <= p_local(schedule, t, p1_equals_p2)) return ts_choose(agent, rng);
   return {agent.argmax_joint(*joint), Branch::federated, -1};

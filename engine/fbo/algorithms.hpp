@@ -31,8 +31,8 @@ Choice ts_choose(const FboAgent& agent, RandomStream& rng);
 /// DP-FTS-DE Algo 2 lines 4-8: with probability p_t local TS, else the argmax of the
 /// reconstructed per-sub-region function of the last broadcast. joint == nullptr (nothing
 /// broadcast yet, or the server stopped releasing) means local TS.
-Choice de_choose(const FboAgent& agent, int t, const Eigen::MatrixXd* joint, PSchedule schedule,
-                 bool p1_equals_p2, RandomStream& rng);
+Choice de_choose(const FboAgent& agent, int t, const Eigen::Ref<const Eigen::MatrixXd>* joint,
+                 PSchedule schedule, bool p1_equals_p2, RandomStream& rng);
 
 /// The messages an FTS agent may draw from, with the preference distribution P_N.
 /// A weight of 0 marks a straggler (no message) or a message already used.

@@ -185,7 +185,8 @@ ReferenceResult run_reference(const ReferenceConfig& config, const GridObjective
           c = fts_choose(agents[n], t, pools[n], config.p_schedule, config.p1_equals_p2, rng);
           break;
         default:
-          c = de_choose(agents[n], t, &joint, config.p_schedule, config.p1_equals_p2, rng);
+          const Eigen::Ref<const Eigen::MatrixXd> broadcast(joint);
+          c = de_choose(agents[n], t, &broadcast, config.p_schedule, config.p1_equals_p2, rng);
       }
       query(n, t, c);
     }
