@@ -66,18 +66,30 @@ void maybe_continue(self_ptr self) {
     start_iteration(self);
 }
 
+/// The agent has nothing left to do: it tells the server, which stops expecting it.
+void finish_run(self_ptr self) {
+  self->state.done = true;
+  send_to(self, server_node, caf::make_message(agent_done{self->state.id}));
+}
+
+bool is_peer(const AgentActorState& s) {
+  return static_cast<int>(s.id) >= s.shared->config.learners();
+}
+
 void finish_evaluations(self_ptr self, double now) {
   auto& s = self->state;
   const auto& cfg = s.shared->config;
   const GridObjective& f = *s.shared->objectives[s.id];
   const double noise_sd = std::sqrt(cfg.noise_variance);
   const bool initial = s.pending.front().branch == fbo::Branch::init;
+  const bool peer = is_peer(s);
   const int n = static_cast<int>(s.pending.size());
   for (int k = 0; k < n; ++k) {
     const fbo::Choice& c = s.pending[k];
     const double fx = f.value_at(c.index);
     const double y = fx + noise_sd * s.noise->normal();
     s.agent->observe(c.index, y);
+    if (peer) continue;  // a peer's history, not a query of the run: not recorded
     s.best = s.has_best ? std::max(s.best, fx) : fx;
     s.has_best = true;
     const int iteration = initial ? k - n + 1 : s.iteration + 1;
@@ -90,11 +102,7 @@ void finish_evaluations(self_ptr self, double now) {
   if (!initial) ++s.iteration;
   s.pending.clear();
   s.busy = false;
-  if (s.iteration >= cfg.iterations) {
-    s.done = true;
-    send_to(self, server_node, caf::make_message(agent_done{s.id}));
-    return;
-  }
+  if (s.iteration >= cfg.iterations) return finish_run(self);
   if (cfg.algorithm != fbo::Algorithm::ts) {
     RandomStream rng(cfg.seed, "agent.message", s.id, s.iteration);
     const Eigen::VectorXd omega = s.agent->sample_message(rng);
@@ -102,6 +110,7 @@ void finish_evaluations(self_ptr self, double now) {
     send_to(self, server_node, caf::make_message(std::move(r)),
             static_cast<std::uint64_t>(omega.size()) * sizeof(double) + 16);
   }
+  if (peer) return finish_run(self);  // a peer sends one message, before the start
   maybe_continue(self);
 }
 
@@ -114,12 +123,14 @@ void start_initial_design(self_ptr self) {
   const auto& cfg = s.shared->config;
   RandomStream rng(cfg.seed, "agent.init", s.id);
   const bool in_region = cfg.explore_own_region && s.shared->context->partition.size() > 1;
+  // A peer's t_n observations are its history from before the run: no compute time charged.
+  const bool peer = is_peer(s);
   s.pending.clear();
-  for (int idx : s.agent->initial_design(cfg.n_init, in_region, rng))
+  for (int idx : s.agent->initial_design(peer ? cfg.peer_observations : cfg.n_init, in_region, rng))
     s.pending.push_back({idx, fbo::Branch::init, -1});
   s.pending_report_round = 0;
   s.busy = true;
-  send_to(self, s.id, caf::make_message(timer{0, 0, cfg.n_init}));
+  send_to(self, s.id, caf::make_message(timer{0, 0, peer ? 0 : cfg.n_init}));
 }
 
 void reset_agent(self_ptr self) {

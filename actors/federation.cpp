@@ -30,8 +30,7 @@ namespace {
 RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& config,
                 const RunOptions& options, const caf::actor& network, const caf::actor& server,
                 const std::vector<caf::actor>& agents, const caf::actor& recorder,
-                const caf::actor& accountant, int iterations) {
-  const int N = static_cast<int>(agents.size());
+                const caf::actor& accountant, int learners, int iterations) {
   RunResult result;
   caf::scoped_actor self{system};
   std::string failure;
@@ -47,7 +46,7 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
           on_error);
   if (failure.empty())
     self->request(recorder, caf::infinite, finish_atom::value, options.out_dir,
-                  config.output.events, static_cast<std::int32_t>(N),
+                  config.output.events, static_cast<std::int32_t>(learners),
                   static_cast<std::int32_t>(iterations))
         .receive(
             [&](std::vector<double>& curve, double last_query) {
@@ -100,7 +99,7 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
   const caf::actor server = system.spawn(fed_pne_server_actor,
                                          std::shared_ptr<const FedPneShared>(shared), config.policy);
   RunResult result = drive(system, config, options, network, server, clients, recorder,
-                           caf::actor{}, 0);
+                           caf::actor{}, static_cast<int>(clients.size()), 0);
   result.client_regret = std::move(result.mean_simple_regret);
   result.mean_simple_regret.clear();
   double total = 0.0;
@@ -126,7 +125,8 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   const bool is_private = algo.is_private();
 
   // Engine objects, built once and shared read-only by every agent.
-  const GridObjectives objectives = make_synthetic_objectives(algo.objective, N, algo.seed);
+  const GridObjectives objectives =
+      make_synthetic_objectives(algo.objective, N, algo.seed, algo.has_peers());
   const auto context = fbo::make_agent_context(algo, objectives.front()->grid());
   const NetworkPlan plan = make_network_plan(config);
 
@@ -163,7 +163,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   logger("federation")->info("run '{}': {} agents, {}, seed {}, output {}", config.name, N,
                              fbo::to_string(algo.algorithm), config.seed, options.out_dir);
   RunResult result = drive(system, config, options, network, server, agents, recorder,
-                           accountant, algo.iterations);
+                           accountant, algo.learners(), algo.iterations);
   result.delta = algo.effective_delta();
   if (!result.mean_simple_regret.empty()) result.final_simple_regret = result.mean_simple_regret.back();
   result.wall_time =

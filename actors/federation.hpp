@@ -19,7 +19,7 @@ struct RunOptions {
 };
 
 struct RunResult {
-  std::vector<double> mean_simple_regret;  ///< after iterations 0 .. T, mean over agents
+  std::vector<double> mean_simple_regret;  ///< after iterations 0 .. T, mean over the learners
   double final_simple_regret = 0.0;
   double epsilon = 0.0;        ///< privacy spent (0 for non-private algorithms)
   double delta = 0.0;

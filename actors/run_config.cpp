@@ -219,6 +219,25 @@ void validate_algorithm(const fbo::ReferenceConfig& a) {
   require_finite_positive(a.weight_a, "algorithm.weight_a");
 }
 
+/// FTS's target-agent setting: which algorithms and sizes it allows.
+void validate_peers(const WorldConfig& world, const fbo::ReferenceConfig& a) {
+  if (world.peer_observations < 0)
+    fail("world.peer_observations",
+         "must be an integer >= 0 (0: every agent optimises), got " +
+             std::to_string(world.peer_observations));
+  if (world.peer_observations == 0) return;
+  if (world.agents < 2)
+    fail("world.agents", "must be >= 2 with world.peer_observations > 0 (the target agent and "
+                         "at least one peer), got " + std::to_string(world.agents));
+  if (a.algorithm != fbo::Algorithm::ts && a.algorithm != fbo::Algorithm::fts)
+    fail("algorithm.name", "'" + fbo::to_string(a.algorithm) +
+                               "' does not run in the target-agent setting "
+                               "(world.peer_observations > 0): allowed ts, fts");
+  if (a.algorithm == fbo::Algorithm::fts && !a.fts_one_shot)
+    fail("algorithm.fts_one_shot", "must be true with world.peer_observations > 0: the peers "
+                                   "send one message each, before the start");
+}
+
 /// The scenario key a message of fbo::ReferenceConfig::validate (or what it calls) is about.
 /// A safety net: validate_algorithm() above should have caught the problem already.
 std::string key_of_engine_message(const std::string& what) {
@@ -243,6 +262,8 @@ std::string key_of_engine_message(const std::string& what) {
       {"weight constant a", "algorithm.weight_a"},
       {"delta", "privacy.delta"},
       {"unknown accountant", "privacy.accountant"},
+      {"peer observations", "world.peer_observations"},
+      {"the target-agent setting", "world.peer_observations"},
       {"synthetic grid_size", "world.objective.grid_size"},
       {"synthetic lengthscale", "world.objective.lengthscale"},
       {"synthetic perturbation", "world.objective.perturbation"},
@@ -365,6 +386,7 @@ void ScenarioConfig::finalize() {
   algorithm.agents = world.agents;
   algorithm.objective = world.objective;
   algorithm.noise_variance = world.noise_variance;
+  algorithm.peer_observations = world.peer_observations;
   algorithm.seed = seed;
   algorithm.accountant = privacy.accountant;
   algorithm.delta = privacy.delta;
@@ -389,6 +411,7 @@ void ScenarioConfig::finalize() {
   require(o.alpha >= 0 && o.alpha <= 1, "world.objective.alpha", "must be in [0, 1]", o.alpha);
   world.network.validate(world.agents);
   validate_algorithm(algorithm);
+  validate_peers(world, algorithm);
   policy.validate(world.agents);
   privacy.validate();
   try {

@@ -95,6 +95,9 @@ struct WorldConfig {
   int agents = 200;
   SyntheticConfig objective;
   double noise_variance = 0.01;
+  /// FTS's target-agent setting when > 0 (fbo::ReferenceConfig::peer_observations): agent 0
+  /// optimises, agents 1..N-1 are peers holding this many observations each.
+  int peer_observations = 0;
   NetworkConfig network;
 };
 

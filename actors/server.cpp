@@ -23,9 +23,9 @@ void send_to(self_ptr self, node_id to, caf::message payload, double delay = 0.0
 }
 
 void send_all(self_ptr self, const caf::message& payload, std::uint64_t bytes) {
-  // One message, shared by reference for every recipient.
+  // One message, shared by reference for every recipient; agents that finished need none.
   for (int n = 0; n < num_agents(self->state); ++n)
-    send_to(self, static_cast<node_id>(n), payload, 0.0, bytes);
+    if (!self->state.done[n]) send_to(self, static_cast<node_id>(n), payload, 0.0, bytes);
 }
 
 void log_event(self_ptr self, const char* kind, const report& r, const char* reason) {

@@ -529,11 +529,14 @@ void read_world(const toml::table& t, const ReadContext& ctx, const Family& fami
                 ScenarioConfig& c) {
   WorldConfig& world = c.world;
   const std::vector<std::string> common{"agents", "objective", "network"};
-  const Section s = family.xarmed
-                        ? family_section(t, "world", common, {"noise_variance"}, family)
-                        : Section(t, "world", {"agents", "noise_variance", "objective", "network"});
+  const std::vector<std::string> fbo_only{"noise_variance", "peer_observations"};
+  const Section s = family.xarmed ? family_section(t, "world", common, fbo_only, family)
+                                  : Section(t, "world", {"agents", "noise_variance",
+                                                         "peer_observations", "objective",
+                                                         "network"});
   s.get("agents", world.agents);
   s.get("noise_variance", world.noise_variance);
+  s.get("peer_observations", world.peer_observations);
   read_objective(s.table("objective"), family, c);
   world.network = read_network(s.table("network"), ctx);
 }
@@ -1006,7 +1009,8 @@ std::string to_toml(const ScenarioConfig& c) {
   if (c.xarmed.enabled) {
     write_xarmed_objective(out, c.xarmed.fed_pne.problem);
   } else {
-    out << "noise_variance = " << toml_float(w.noise_variance) << "\n\n"
+    out << "noise_variance = " << toml_float(w.noise_variance) << "\n"
+        << "peer_observations = " << w.peer_observations << "\n\n"
         << "[world.objective]\n"
         << "kind = " << toml_string(name_of(w.objective.kind)) << "\n"
         << "grid_size = " << w.objective.grid_size << "\n"

@@ -62,6 +62,16 @@ void ReferenceConfig::validate() const {
   require(kernel_lengthscale > 0, "kernel lengthscale must be > 0");
   require(beta > 0, "beta must be > 0");
   require(delta >= 0 && delta < 1, "delta must be in (0, 1), or 0 for 1/N^1.1");
+  require(peer_observations >= 0, "peer observations t_n must be >= 0");
+  if (has_peers()) {
+    require(agents >= 2, "the target-agent setting (peer observations > 0) needs N >= 2: "
+                         "the target and at least one peer");
+    require(algorithm == Algorithm::ts || algorithm == Algorithm::fts,
+            "the target-agent setting (peer observations > 0) runs ts or fts only");
+    require(algorithm == Algorithm::ts || fts_one_shot,
+            "the target-agent setting (peer observations > 0) needs fts_one_shot = true: "
+            "peers send one message before the start");
+  }
   objective.validate();
   server_config().validate();
   if (is_private()) dp::make_accountant(accountant);  // throws on an unknown name
@@ -86,12 +96,13 @@ std::vector<int> assign_regions(int agents, int regions) {
 ReferenceResult run_reference(const ReferenceConfig& config) {
   config.validate();
   return run_reference(config, make_synthetic_objectives(config.objective, config.agents,
-                                                         config.seed));
+                                                         config.seed, config.has_peers()));
 }
 
 ReferenceResult run_reference(const ReferenceConfig& config, const GridObjectives& objectives) {
   config.validate();
   const int N = config.agents, T = config.iterations, P = config.effective_regions();
+  const int learners = config.learners();  // agents 0..learners-1 optimise; the rest are peers
   if (static_cast<int>(objectives.size()) != N)
     throw std::invalid_argument("one objective per agent expected");
   const Grid& grid = objectives.front()->grid();
@@ -104,7 +115,7 @@ ReferenceResult run_reference(const ReferenceConfig& config, const GridObjective
 
   ReferenceResult result;
   result.delta = config.effective_delta();
-  result.observations.reserve(static_cast<size_t>(N) * (config.n_init + T));
+  result.observations.reserve(static_cast<size_t>(learners) * (config.n_init + T));
   result.mean_simple_regret.assign(T + 1, 0.0);
   std::vector<double> best(N, -std::numeric_limits<double>::infinity());
   std::vector<RandomStream> noise;
@@ -121,16 +132,24 @@ ReferenceResult run_reference(const ReferenceConfig& config, const GridObjective
     const double regret = f.optimum_value() - best[n];
     result.observations.push_back(
         {n, iteration, c.index, grid.points(c.index, 0), y, fx, regret, c.branch, c.source});
-    if (iteration >= 0) result.mean_simple_regret[iteration] += regret / N;
+    if (iteration >= 0) result.mean_simple_regret[iteration] += regret / learners;
   };
 
-  // Round 0 (t = 0): the initial design.
+  // Round 0 (t = 0): the initial design; a peer's t_n observations are its history, observed
+  // but not recorded.
   for (int n = 0; n < N; ++n) {
     RandomStream rng(config.seed, "agent.init", n);
-    const auto design = agents[n].initial_design(config.n_init,
-                                                 config.explore_own_region && P > 1, rng);
-    for (int k = 0; k < config.n_init; ++k)
-      query(n, k - config.n_init + 1, {design[k], Branch::init, -1});
+    const bool peer = n >= learners;
+    const int count = peer ? config.peer_observations : config.n_init;
+    const auto design = agents[n].initial_design(count, config.explore_own_region && P > 1, rng);
+    for (int k = 0; k < count; ++k) {
+      if (!peer) {
+        query(n, k - count + 1, {design[k], Branch::init, -1});
+        continue;
+      }
+      const double fx = objectives[n]->value_at(design[k]);
+      agents[n].observe(design[k], fx + noise_sd * noise[n].normal());
+    }
   }
 
   const bool sends = config.algorithm != Algorithm::ts;
@@ -176,7 +195,7 @@ ReferenceResult run_reference(const ReferenceConfig& config, const GridObjective
   }
 
   for (int t = 1; t <= T; ++t) {
-    for (int n = 0; n < N; ++n) {
+    for (int n = 0; n < learners; ++n) {
       RandomStream rng(config.seed, "agent.choose", n, t);
       Choice c;
       switch (config.algorithm) {

@@ -33,6 +33,12 @@ struct ReferenceConfig {
   TemperatureSchedule temperature = TemperatureSchedule::synthetic;
   double weight_a = 15.0;
   bool explore_own_region = true;  ///< DE: initial points from the assigned sub-region
+  /// FTS's target-agent setting (FTS section 5.1, appendix D.1) when > 0: agent 0 is the
+  /// target, optimising the unperturbed function for T iterations; agents 1..N-1 are peers
+  /// holding this many (t_n) noisy observations of their own function at uniformly random
+  /// points, each sending one message before the start and nothing after. 0: every agent
+  /// optimises (the DP-FTS-DE setting).
+  int peer_observations = 0;
   LocalSampler local_sampler = LocalSampler::rff;
   std::string accountant = "moments";
   double delta = 0.0;         ///< 0: the paper's 1 / N^1.1
@@ -40,6 +46,9 @@ struct ReferenceConfig {
   SyntheticConfig objective;
 
   bool uses_server() const;   ///< FTS-DE, DP-FTS, DP-FTS-DE
+  bool has_peers() const { return peer_observations > 0; }
+  /// The agents that optimise (and whose regret is reported): 1 with peers, else all N.
+  int learners() const { return has_peers() ? 1 : agents; }
   bool is_private() const;    ///< DP-FTS, DP-FTS-DE
   int effective_regions() const;
   double effective_delta() const;
@@ -71,9 +80,10 @@ struct ReferenceResult {
   std::vector<RoundRecord> rounds;
   double epsilon = 0.0;
   double delta = 0.0;
-  /// Mean over agents of the simple regret after the last iteration.
+  /// Mean over the learners (every agent, or the target alone) of the simple regret after
+  /// the last iteration. Peers' observations are their history, not queries: not recorded.
   double final_simple_regret = 0.0;
-  /// Mean over agents of simple regret at each iteration 0..T (index = iteration).
+  /// Mean over the learners of simple regret at each iteration 0..T (index = iteration).
   std::vector<double> mean_simple_regret;
 };
 
@@ -84,7 +94,8 @@ std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& co
 /// The sub-region each agent explores: agent n explores n mod P (about N / P per sub-region).
 std::vector<int> assign_regions(int agents, int regions);
 
-/// Runs the loop on the synthetic objective built from config.objective and config.seed.
+/// Runs the loop on the synthetic objective built from config.objective and config.seed
+/// (with peers, the target's function is the unperturbed base).
 ReferenceResult run_reference(const ReferenceConfig& config);
 /// Runs the loop on given per-agent objectives (one per agent, same grid).
 ReferenceResult run_reference(const ReferenceConfig& config, const GridObjectives& objectives);

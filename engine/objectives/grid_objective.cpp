@@ -67,7 +67,7 @@ void SyntheticConfig::validate() const {
 }
 
 GridObjectives make_synthetic_objectives(const SyntheticConfig& config, int num_agents,
-                                         std::uint64_t seed) {
+                                         std::uint64_t seed, bool first_is_base) {
   config.validate();
   if (num_agents < 1) throw std::invalid_argument("number of agents must be >= 1");
   if (config.seed != 0) seed = config.seed;
@@ -78,7 +78,9 @@ GridObjectives make_synthetic_objectives(const SyntheticConfig& config, int num_
   GridObjectives out;
   out.reserve(num_agents);
   for (int n = 0; n < num_agents; ++n) {
-    if (config.kind == SyntheticConfig::Kind::perturbed) {
+    if (n == 0 && first_is_base) {
+      out.push_back(std::make_shared<GridObjective>(grid, base));
+    } else if (config.kind == SyntheticConfig::Kind::perturbed) {
       const std::uint64_t key = RandomStream(seed, "objective.perturb", n).key();
       out.push_back(std::make_shared<GridObjective>(grid, base, config.perturbation, key));
     } else {

@@ -67,7 +67,9 @@ struct SyntheticConfig {
 };
 
 /// One objective per agent, built from config.seed, or from `seed` when that is 0.
+/// first_is_base: agent 0 gets the base function itself (FTS's target agent, so that
+/// d_n = max |f - g_n| holds exactly for every other agent).
 GridObjectives make_synthetic_objectives(const SyntheticConfig& config, int num_agents,
-                                         std::uint64_t seed);
+                                         std::uint64_t seed, bool first_is_base = false);
 
 }  // namespace fedsim

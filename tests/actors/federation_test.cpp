@@ -90,6 +90,37 @@ TEST_CASE("a perfect network under sync reproduces the reference loop exactly", 
   }
 }
 
+TEST_CASE("FTS's target-agent setting through actors equals the reference loop", "[actors]") {
+  for (auto a : {fbo::Algorithm::ts, fbo::Algorithm::fts}) {
+    scenario::ScenarioConfig c;
+    c.name = "target";
+    c.seed = 4;
+    c.world.agents = 9;
+    c.world.peer_observations = 15;
+    c.world.objective.grid_size = 200;
+    c.algorithm.algorithm = a;
+    c.algorithm.iterations = 12;
+    c.algorithm.n_init = 1;
+    c.algorithm.features = 20;
+    c.algorithm.p_schedule = fbo::PSchedule::inv;
+    c.algorithm.p1_equals_p2 = true;
+    c.algorithm.fts_one_shot = true;
+    c.finalize();
+    const fs::path dir = fresh_dir("target-" + fbo::to_string(a));
+    RunOptions opt;
+    opt.out_dir = dir.string();
+    const RunResult run = run_federation(c, opt);
+    const fbo::ReferenceResult ref = fbo::run_reference(c.algorithm);
+    INFO("algorithm " << fbo::to_string(a));
+    const auto actor = actor_rows(dir / "observations.csv");
+    REQUIRE(actor.size() == 13);  // the target's 1 + 12 queries; peers' histories unrecorded
+    CHECK(actor == reference_rows(ref));
+    REQUIRE(run.mean_simple_regret.size() == ref.mean_simple_regret.size());
+    for (size_t t = 0; t < ref.mean_simple_regret.size(); ++t)
+      CHECK(run.mean_simple_regret[t] == Approx(ref.mean_simple_regret[t]).margin(1e-12));
+  }
+}
+
 TEST_CASE("the same scenario and seed give byte-identical files on 1 or 4 threads", "[actors]") {
   auto c = small(fbo::Algorithm::dp_fts_de);
   c.world.network.link.compute = {scenario::Distribution::Kind::lognormal, 0, 0, 0, 0, -1.0, 0.5};

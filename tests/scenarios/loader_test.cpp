@@ -91,6 +91,7 @@ void check_same(const ScenarioConfig& a, const ScenarioConfig& b) {
   CHECK(a.seed == b.seed);
   CHECK(a.world.agents == b.world.agents);
   CHECK(a.world.noise_variance == b.world.noise_variance);
+  CHECK(a.world.peer_observations == b.world.peer_observations);
   const SyntheticConfig &oa = a.world.objective, &ob = b.world.objective;
   CHECK(oa.kind == ob.kind);
   CHECK(oa.grid_size == ob.grid_size);
@@ -200,7 +201,8 @@ const char* const shipped[] = {"dp-fts-de-synthetic.toml",
                                "xarmed/double-sine.toml",
                                "xarmed/stragglers-garland.toml",
                                "xarmed/seir.toml",
-                               "xarmed/dp-garland.toml"};
+                               "xarmed/dp-garland.toml",
+                               "papers/fts-fig1.toml"};
 
 std::string shipped_path(const char* name) { return (scenario_dir / name).string(); }
 
@@ -314,6 +316,7 @@ TEST_CASE("to_toml writes a config that loads back equal", "[scenario]") {
     c.seed = 9007199254740993ull;  // not representable as a double
     c.world.agents = 12;
     c.world.noise_variance = 0.1 + 0.2;  // 0.30000000000000004: needs 17 digits
+    c.world.peer_observations = 6;
     c.world.objective = {321, 0.05, SyntheticConfig::Kind::mixture, 0.03, 0.4};
     LinkModel& link = c.world.network.link;
     link.compute = {Distribution::Kind::uniform, 0, 0.1, 0.7};
@@ -435,7 +438,7 @@ TEST_CASE("unknown keys are errors naming the key and the allowed ones", "[scena
       {"unknown key 'nmae'", "allowed: name, seed, world, algorithm, policy, privacy, output"});
   expect_error(
       "nested.toml", "[world]\nagents = 4\nnetwrok = {}\n",
-      {"unknown key 'world.netwrok'", "allowed: agents, noise_variance, objective, network"});
+      {"unknown key 'world.netwrok'", "allowed: agents, noise_variance, peer_observations, objective, network"});
   expect_error(
       "deep.toml",
       "[world.network]\ncompute = { kind = \"lognormal\", mu = 1.0, "
@@ -518,6 +521,16 @@ TEST_CASE("out-of-range values are errors naming the key, the rule and the value
                {"key 'algorithm.subregions'", "grid_size (10)", "got 11"});
   expect_error("fts.toml", "[world]\nagents = 1\n[algorithm]\nname = \"fts\"\n",
                {"key 'world.agents'", "FTS needs at least 2 agents"});
+  expect_error("peers.toml", "[world]\npeer_observations = -1\n",
+               {"key 'world.peer_observations'", ">= 0", "got -1"});
+  expect_error("peers-algorithm.toml", "[world]\npeer_observations = 5\n",
+               {"key 'algorithm.name'", "'dp-fts-de'", "target-agent setting", "allowed ts, fts"});
+  expect_error("peers-one-shot.toml",
+               "[world]\npeer_observations = 5\n[algorithm]\nname = \"fts\"\n",
+               {"key 'algorithm.fts_one_shot'", "must be true"});
+  expect_error("peers-agents.toml",
+               "[world]\nagents = 1\npeer_observations = 5\n[algorithm]\nname = \"ts\"\n",
+               {"key 'world.agents'", ">= 2", "got 1"});
   expect_error("timeout.toml", "[policy]\nround_timeout = 0\n",
                {"key 'policy.round_timeout'", "> 0", "got 0"});
   expect_error("detection.toml", "[world.network]\ndetection_delay = -1\n",
@@ -560,7 +573,7 @@ TEST_CASE("bad overrides are errors naming the override", "[scenario]") {
                {"key 'world.network.groups' has no entries"});
   expect_error(
       "o11.toml", text, {"world.netwrok.drop=0.1"},
-      {"unknown key 'world.netwrok'", "allowed: agents, noise_variance, objective, network",
+      {"unknown key 'world.netwrok'", "allowed: agents, noise_variance, peer_observations, objective, network",
        "(from --set world.netwrok.drop=0.1)"});
   expect_error("o10.toml", text, {"world.agents=ten"},
                {"key 'world.agents'", "expected an integer, got a string", "(from --set"});

@@ -25,10 +25,11 @@ namespace {
 const fs::path scenarios = FEDSIM_SCENARIO_DIR;
 
 /// The mean over agents of simple regret after iterations 0..T, recomputed from a run's
-/// observations.csv: each agent's last value carries over iterations it did not run.
+/// observations.csv: each agent's last value carries over iterations it did not run. Only the
+/// learners count (FTS's target alone when the others are peers).
 std::vector<double> regret_curve(const fs::path& run) {
   const auto summary = nlohmann::json::parse(slurp(run / "summary.json"));
-  const int agents = summary["agents"], iterations = summary["iterations"];
+  const int agents = summary["learners"], iterations = summary["iterations"];
   std::vector<std::vector<double>> regret(agents, std::vector<double>(iterations + 1, -1.0));
   for (const auto& o : read_table(run / "observations.csv")) {
     const int a = std::stoi(o.at("agent")), t = std::stoi(o.at("iteration"));
@@ -213,6 +214,27 @@ TEST_CASE("fedsim plot draws a single run folder", "[cli][plot]") {
   const auto& curve = summary["mean_simple_regret_by_iteration"];
   REQUIRE(curve.size() == expected.size());
   for (std::size_t t = 0; t < expected.size(); ++t) CHECK(close(expected[t].mean, curve[t].get<double>(), 1e-8));
+}
+
+TEST_CASE("fedsim plot draws the target's regret in FTS's target-agent setting", "[cli][plot]") {
+  require_matplotlib();
+  const fs::path run = fresh_dir("plot-target");
+  REQUIRE(run_fedsim("run " + (scenarios / "papers" / "fts-fig1.toml").string() +
+                     " --set world.agents=6 --set algorithm.iterations=8 --set "
+                     "world.objective.grid_size=200 --quiet --out " + run.string())
+              .exit_code == 0);
+  const fs::path out = fresh_dir("plot-target-out");
+  const auto p = run_fedsim("plot " + run.string() + " --label fts --out " + out.string());
+  INFO(p.output);
+  REQUIRE(p.exit_code == 0);
+  // The target's own regret, not a mean diluted by the 5 peers (who record nothing).
+  std::vector<MeanSe> expected(9, {std::nan(""), std::nan("")});
+  for (const auto& o : read_table(run / "observations.csv")) {
+    REQUIRE(o.at("agent") == "0");
+    const int t = std::stoi(o.at("iteration"));
+    if (t >= 0) expected[t].mean = std::stod(o.at("simple_regret"));
+  }
+  check_points(read_table(out / "plot_data.csv"), "regret", "fts", expected);
 }
 
 TEST_CASE("fedsim plot rejects folders that are not runs or sweeps with exit code 2", "[cli][plot]") {

@@ -60,6 +60,7 @@ nlohmann::json config_json(const fbo::ReferenceConfig& c) {
           {"temperature", fbo::to_string(c.temperature)},
           {"weight_a", c.weight_a},
           {"explore_own_region", c.explore_own_region},
+          {"peer_observations", c.peer_observations},
           {"local_sampler", fbo::to_string(c.local_sampler)},
           {"accountant", c.accountant},
           {"seed", c.seed},
@@ -138,6 +139,11 @@ void add_reference_command(CLI::App& app) {
   cmd->add_flag("--p1-equals-p2", c.p1_equals_p2, "use p_1 = p_2 (FTS paper)");
   cmd->add_flag("--fts-one-shot", c.fts_one_shot,
                 "fts: messages sent once before the start, each used once");
+  cmd->add_option("--peer-observations", c.peer_observations,
+                  "FTS's target-agent setting when > 0: agent 0 optimises, agents 1..N-1 are "
+                  "peers with this many (t_n) random observations and one message each "
+                  "(ts, or fts with --fts-one-shot)")
+      ->capture_default_str();
   cmd->add_option("--temperature", o->temperature,
                   "DE weight schedule: synthetic | real-world | fixed | uniform")
       ->capture_default_str();

@@ -72,8 +72,10 @@ def read_summary(folder):
 
 def fbo_curve(rows, summary):
     """Mean over agents of simple regret after iterations 0..T, as the recorder computes
-    summary.json's curve: an agent's last value carries over iterations it did not run."""
-    agents = summary["agents"] if summary else 1 + max(int(r["agent"]) for r in rows)
+    summary.json's curve: an agent's last value carries over iterations it did not run.
+    Only the learners count: with FTS's peers (world.peer_observations) the target alone."""
+    agents = (summary.get("learners", summary["agents"]) if summary
+              else 1 + max(int(r["agent"]) for r in rows))
     iterations = summary["iterations"] if summary else max(int(r["iteration"]) for r in rows)
     regret = np.full((agents, iterations + 1), -1.0)
     for r in rows:
