@@ -324,7 +324,7 @@ def fts_fig1_section(R, meta, w, cmds, img):
     z_b = diff(b50, b100)
     w(f"- **With many (t_n = 100), M = 100 improves on M = 50 evidently**: z = {z_b:+.1f} — "
       f"{verdict(z_b <= -2)}" + ("" if z_b <= -2 else
-                                  (M = 100 is not clearly better; possibly because with "
+                                 " (M = 100 is not clearly better; possibly because with "
                                  "lengthscale 0.03 on [0, 1] both M approximate the kernel "
                                  "coarsely)") + ".")
     z_tn = diff(a100, b100)
@@ -560,10 +560,8 @@ def main():
         sentences.append(s + ".")
     w("Paper: Fed-PNE has the smallest cumulative regret. " + " ".join(sentences))
     w("")
-    img("fed-pne-garland/cumulative_regret.png", "Fed-PNE on Garland, M = 5..50")
-    img("fed-pne-double-sine/cumulative_regret.png", "Fed-PNE on DoubleSine, M = 5..50")
-    w("(HCT's curve is not drawn: `fedsim plot` reads run and sweep folders, and HCT runs through "
-      "`fedsim xarmed`; its numbers are in the table.)")
+    img("fed-pne-garland/cumulative_regret.png", "Fed-PNE on Garland, M = 5..50, and HCT")
+    img("fed-pne-double-sine/cumulative_regret.png", "Fed-PNE on DoubleSine, M = 5..50, and HCT")
     w("")
 
     w("## Fed-PNE figure 6: more clients")
@@ -645,7 +643,6 @@ def main():
     else:
         w("- The straggler study (`scenarios/stragglers/`, `scenarios/async.toml`, "
           "`scenarios/xarmed/stragglers-garland.toml`): no paper figure to compare with, and not run here.")
-    w("- HCT's regret curve in the Fed-PNE figure 2 plot (table only).")
     w("")
 
     with open(a.page, "w") as f:

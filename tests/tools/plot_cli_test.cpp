@@ -237,6 +237,39 @@ TEST_CASE("fedsim plot draws the target's regret in FTS's target-agent setting",
   check_points(read_table(out / "plot_data.csv"), "regret", "fts", expected);
 }
 
+TEST_CASE("fedsim plot draws a fedsim xarmed curve (the HCT baseline) thinned to 1000 steps",
+          "[cli][plot]") {
+  require_matplotlib();
+  const fs::path hct = fresh_dir("plot-hct");
+  REQUIRE(run_fedsim("xarmed --algorithm hct --objective garland --clients 2 --budget 2500 "
+                     "--seeds 2 --out " + hct.string())
+              .exit_code == 0);
+  const fs::path out = fresh_dir("plot-hct-out");
+  const auto p = run_fedsim("plot " + hct.string() + " --label hct --out " + out.string());
+  INFO(p.output);
+  REQUIRE(p.exit_code == 0);
+  std::map<long, std::map<std::string, std::string>> curve;  // regret.csv by step
+  for (const auto& r : read_table(hct / "regret.csv")) curve[std::stol(r.at("step"))] = r;
+  REQUIRE(curve.size() == 2500);
+  std::vector<std::map<std::string, std::string>> points;
+  for (const auto& r : read_table(out / "plot_data.csv"))
+    if (r.at("plot") == "cumulative_regret" && r.at("label") == "hct") points.push_back(r);
+  REQUIRE(points.size() == 1000);
+  CHECK(points.front().at("x") == "1");
+  CHECK(points.back().at("x") == "2500");
+  long previous = 0;
+  for (const auto& pt : points) {
+    const long step = std::stol(pt.at("x"));
+    CHECK(step > previous);
+    CHECK(step - previous <= 3);  // evenly spaced: 2500 steps in 1000 points
+    previous = step;
+    const auto& r = curve.at(step);
+    CHECK(close(std::stod(pt.at("y")), std::stod(r.at("cumulative_regret")), 1e-8));
+    CHECK(close(std::stod(pt.at("se")), std::stod(r.at("se")), 1e-8));
+    CHECK(pt.at("n") == "2");
+  }
+}
+
 TEST_CASE("fedsim plot rejects folders that are not runs or sweeps with exit code 2", "[cli][plot]") {
   const fs::path empty = fresh_dir("plot-empty");
   fs::create_directories(empty);

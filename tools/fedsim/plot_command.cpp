@@ -66,9 +66,11 @@ void plot(const PlotOptions& o) {
                      std::to_string(o.dirs.size()) + " folders; give one per DIR, in order, or none");
   for (const auto& d : o.dirs) {
     if (!fs::is_directory(d)) throw UsageError("DIR '" + d + "': no such folder");
-    if (!fs::exists(fs::path(d) / "observations.csv") && !fs::exists(fs::path(d) / "sweep_runs.csv"))
-      throw UsageError("DIR '" + d + "': neither a run folder (observations.csv) nor a sweep "
-                       "folder (sweep_runs.csv)");
+    const fs::path dir(d);
+    if (!fs::exists(dir / "observations.csv") && !fs::exists(dir / "sweep_runs.csv") &&
+        !fs::exists(dir / "regret.csv"))
+      throw UsageError("DIR '" + d + "': neither a run folder (observations.csv), a sweep "
+                       "folder (sweep_runs.csv) nor a `fedsim xarmed` folder (regret.csv)");
   }
   const std::string out = !o.out.empty() ? o.out
                           : o.dirs.size() == 1 ? (fs::path(o.dirs.front()) / "plots").string()
