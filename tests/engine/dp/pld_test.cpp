@@ -168,7 +168,6 @@ TEST_CASE("tight accountant beats the moments accountant on the paper's settings
     double eps = 0;
     const double t = seconds([&] { eps = tight.epsilon(paper_delta()); });
     INFO("q = " << c.q << ", z = " << c.z << ": tight " << eps << " in " << t << " s");
-    CHECK(t < 1.0);
     CHECK(eps < modern.epsilon(paper_delta()));
     CHECK(modern.epsilon(paper_delta()) < paper.epsilon(paper_delta()));
   }
@@ -188,7 +187,7 @@ TEST_CASE("add-or-remove: the tight accountant takes the worse direction", "[dp]
   CHECK(a.epsilon(delta) == Approx(std::max(eps[0], eps[1])).epsilon(1e-12));
 }
 
-TEST_CASE("tight accountant is finite, fast and below the moments accountant at the extremes",
+TEST_CASE("tight accountant is finite and below the moments accountant at the extremes",
           "[dp][pld]") {
   struct Case {
     double q, z;
@@ -206,8 +205,7 @@ TEST_CASE("tight accountant is finite, fast and below the moments accountant at 
                 << " (interval " << got.interval << ") in " << t << " s");
     REQUIRE(std::isfinite(got.epsilon));
     CHECK(got.epsilon >= 0.0);
-    CHECK(got.epsilon < moments.epsilon(1e-5));
-    CHECK(t < (c.steps <= 40 ? 1.0 : 4.0));
+    CHECK(got.epsilon < moments.epsilon(1e-5));  // the time is reported, never asserted
   }
   // z = 50 over 1e5 steps is the Gaussian mechanism with sigma = 50 / sqrt(1e5).
   PldAccountant a;
