@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -44,6 +45,28 @@ std::vector<double> regret_curve(const fs::path& run) {
     }
   }
   return curve;
+}
+
+/// A run's mean simple regret over virtual time: at each distinct time of observations.csv
+/// (once every agent that observes has observed), the mean of each agent's latest regret.
+std::map<double, double> regret_timeline(const fs::path& run) {
+  std::map<double, std::map<int, double>> by_time;  // time -> agent -> its last regret then
+  std::set<int> agents;
+  for (const auto& o : read_table(run / "observations.csv")) {
+    const int a = std::stoi(o.at("agent"));
+    by_time[std::stod(o.at("time"))][a] = std::stod(o.at("simple_regret"));
+    agents.insert(a);
+  }
+  std::map<int, double> latest;
+  std::map<double, double> out;
+  for (const auto& [t, updates] : by_time) {
+    for (const auto& [a, r] : updates) latest[a] = r;
+    if (latest.size() < agents.size()) continue;
+    double sum = 0.0;
+    for (const auto& [a, r] : latest) sum += r;
+    out[t] = sum / static_cast<double>(agents.size());
+  }
+  return out;
 }
 
 /// How many rounds late each "late" event of a run was: the rounds closed (rounds.csv) by the
@@ -101,12 +124,15 @@ void check_points(const std::vector<std::map<std::string, std::string>>& data, c
 }
 
 /// Every image is there and is what its name says.
-void check_images(const fs::path& dir) {
-  for (const char* name : {"regret", "privacy_utility", "stragglers", "staleness"}) {
+void check_images(const fs::path& dir,
+                  const std::vector<std::string>& names = {"regret", "regret_time",
+                                                           "privacy_utility", "stragglers",
+                                                           "staleness"}) {
+  for (const std::string& name : names) {
     INFO(name);
-    const std::string png = slurp(dir / (std::string(name) + ".png"));
+    const std::string png = slurp(dir / (name + ".png"));
     CHECK(png.rfind("\x89PNG\r\n\x1a\n", 0) == 0);
-    const std::string svg = slurp(dir / (std::string(name) + ".svg"));
+    const std::string svg = slurp(dir / (name + ".svg"));
     CHECK((svg.rfind("<?xml", 0) == 0 || svg.rfind("<svg", 0) == 0));
     CHECK(svg.find("</svg>") != std::string::npos);
   }
@@ -150,6 +176,34 @@ TEST_CASE("fedsim plot draws a sweep folder from its runs' files", "[cli][plot]"
     std::vector<MeanSe> regret;
     for (std::size_t t = 0; t < curves[0].size(); ++t) regret.push_back(mean_se({curves[0][t], curves[1][t]}));
     check_points(data, "regret", label, regret);
+
+    // Regret against virtual time: 200 evenly spaced times up to the label's last observation;
+    // a run counts from the time all its agents have observed, and keeps its final value.
+    const auto t1 = regret_timeline(runs[0]), t2 = regret_timeline(runs[1]);
+    const double end = std::max(t1.rbegin()->first, t2.rbegin()->first);
+    REQUIRE(end > 0);
+    std::vector<std::map<std::string, std::string>> timed;
+    for (const auto& row : data)
+      if (row.at("plot") == "regret_time" && row.at("label") == label) timed.push_back(row);
+    std::size_t k = 0;
+    for (int i = 0; i < 200; ++i) {
+      const double t = end * i / 199.0;
+      std::vector<double> xs;
+      for (const auto* line : {&t1, &t2}) {
+        auto it = line->upper_bound(t);
+        if (it != line->begin()) xs.push_back(std::prev(it)->second);
+      }
+      if (xs.empty()) continue;  // no run has all its agents observed yet
+      INFO("t = " << t);
+      REQUIRE(k < timed.size());
+      CHECK(close(std::stod(timed[k].at("x")), t, 1e-6));
+      const MeanSe expected = mean_se(xs);
+      CHECK(close(std::stod(timed[k].at("y")), expected.mean, 1e-8));
+      CHECK(timed[k].at("n") == std::to_string(xs.size()));
+      ++k;
+    }
+    CHECK(k == timed.size());
+    CHECK(k > 10);  // the points before every agent has observed are left out
 
     // Late reports per round (rounds.csv), over the rounds both seeds have or one has.
     std::vector<std::vector<double>> late;
@@ -204,7 +258,9 @@ TEST_CASE("fedsim plot draws a single run folder", "[cli][plot]") {
   const auto p = run_fedsim("plot " + run.string() + " --label tiny --out " + out.string());
   INFO(p.output);
   REQUIRE(p.exit_code == 0);
-  check_images(out);
+  check_images(out, {"regret", "privacy_utility", "stragglers", "staleness"});
+  CHECK(!fs::exists(out / "regret_time.png"));  // tiny's network is perfect: no time passes
+  CHECK(p.output.find("regret_time not drawn") != std::string::npos);
   const auto data = read_table(out / "plot_data.csv");
   std::vector<MeanSe> expected;
   for (double y : regret_curve(run)) expected.push_back({y, std::nan("")});  // one seed: no se

@@ -14,7 +14,14 @@ drawn beside the Fed-PNE curves). Writes into OUT, each as .png and .svg:
 
   regret             mean simple regret vs iteration: per run the mean over agents (the curve of
                      summary.json, each agent's regret carried over iterations it did not run),
-                     then the mean over a label's runs with a band of +-1 standard error over runs
+                     then the mean over a label's runs with a band of +-1 standard error over
+                     runs; private runs show their mean eps in the legend
+  regret_time        mean simple regret vs virtual time (observations.csv's time column), on
+                     200 evenly spaced times from 0 to a label's last observation: per run the
+                     mean over its agents of each one's latest simple regret (from the time all
+                     of them have observed; a run keeps its final value after it ends), then
+                     the mean over runs with +-1 standard error; not drawn when no virtual time
+                     passed (a perfect network)
   cumulative_regret  Fed-PNE runs (observations.csv with client, step, cumulative_regret): the
                      mean over clients vs step; the band is the standard error over clients for
                      one run, over runs (of the per-run client means) for several; a `fedsim
@@ -95,6 +102,31 @@ def fbo_curve(rows, summary):
     return np.array(curve)
 
 
+def regret_over_time(rows):
+    """The agents' mean simple regret as a step function of virtual time: (times, means), one
+    point per distinct time of observations.csv. The mean is over the agents that have any row,
+    each at its latest row so far (a crashed agent keeps its last value), and starts once each
+    of them has observed (rows of one time are applied together)."""
+    # Sorted by time alone: the sort is stable, so an agent's rows of one time (its initial
+    # design) keep the file's order, the last being its regret after them.
+    events = sorted(((float(r["time"]), int(r["agent"]), float(r["simple_regret"])) for r in rows),
+                    key=lambda e: e[0])
+    agents = len({n for _, n, _ in events})
+    last, total, times, means = {}, 0.0, [], []
+    i = 0
+    while i < len(events):
+        t = events[i][0]
+        while i < len(events) and events[i][0] == t:
+            _, n, r = events[i]
+            total += r - last.get(n, 0.0)
+            last[n] = r
+            i += 1
+        if len(last) == agents:
+            times.append(t)
+            means.append(total / agents)
+    return np.array(times), np.array(means)
+
+
 def pne_curves(rows):
     """Fed-PNE: steps and a clients x steps matrix of cumulative regret (NaN where missing)."""
     steps = sorted({int(r["step"]) for r in rows})
@@ -140,6 +172,7 @@ class Run:
             self.steps, self.client_regret = pne_curves(rows)
         else:
             self.curve = fbo_curve(rows, self.summary) if rows else np.array([])
+            self.timeline = regret_over_time(rows)
         path = os.path.join(folder, "rounds.csv")
         self.rounds = read_csv(path) if os.path.exists(path) else None
         self.staleness = staleness_of(folder, self.rounds) if self.rounds is not None else None
@@ -307,7 +340,10 @@ def plot_regret(figs, groups):
     for label, runs in groups:
         y, se, n = mean_se(stack([r.curve for r in runs]))
         x = np.arange(len(y))
-        band(ax, x, y, se, label)
+        eps = [r.epsilon() for r in runs]
+        # Private curves carry their privacy loss in the legend (plot_data.csv keeps the label).
+        shown = label if any(e is None for e in eps) else f"{label} (ε = {np.mean(eps):.2f})"
+        band(ax, x, y, se, shown)
         figs.record("regret", label, x, y, se, n)
     ax.set_xlabel("iteration")
     ax.set_ylabel("simple regret (mean over agents)")
@@ -315,6 +351,36 @@ def plot_regret(figs, groups):
     integer_ticks(ax)
     legend(ax)
     figs.save(fig, "regret")
+
+
+def plot_regret_time(figs, groups, points=200):
+    """Mean simple regret vs virtual time, on `points` evenly spaced times from 0 to the
+    label's last observation; a run contributes from the time all its agents have observed,
+    and keeps its final value after its end."""
+    groups = [(l, rs) for l, rs in groups if not rs[0].pne and any(
+        len(r.timeline[0]) and r.timeline[0][-1] > 0 for r in rs)]
+    if not groups:
+        print("fedsim plot: no virtual time passed (a perfect network): regret_time not drawn",
+              file=sys.stderr)
+        return
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for label, runs in groups:
+        grid = np.linspace(0.0, max(r.timeline[0][-1] for r in runs if len(r.timeline[0])), points)
+        values = []
+        for r in runs:
+            times, means = r.timeline
+            k = np.searchsorted(times, grid, side="right") - 1
+            values.append(np.where(k >= 0, means[np.maximum(k, 0)], np.nan) if len(times)
+                          else np.full(points, np.nan))
+        y, se, n = mean_se(np.array(values))
+        ok = n > 0
+        band(ax, grid[ok], y[ok], se[ok], label)
+        figs.record("regret_time", label, grid[ok], y[ok], se[ok], n[ok])
+    ax.set_xlabel("virtual time (s)")
+    ax.set_ylabel("simple regret (mean over agents)")
+    ax.set_title("Simple regret against virtual time, mean over seeds ± 1 standard error")
+    legend(ax)
+    figs.save(fig, "regret_time")
 
 
 def plot_cumulative(figs, groups):
@@ -431,6 +497,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     figs = Figures(a.out)
     plot_regret(figs, groups)
+    plot_regret_time(figs, groups)
     plot_cumulative(figs, groups)
     plot_privacy(figs, groups)
     plot_stragglers(figs, groups)
