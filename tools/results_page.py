@@ -91,6 +91,38 @@ def study_metrics(sweep_dir, threshold, out_path):
                          "virtual_time": s["virtual_time"]})
 
 
+def run_metrics(sweep_dir, from_iteration, out_path):
+    """Per-run metrics of an FBO sweep that sweep_runs.csv lacks, to a CSV.
+
+    One row per run: the sweep's grid values and seed; `selected` and `clipped`, the vectors the
+    server selected and clipped, summed over the rounds of rounds.csv (0 without one, e.g. TS),
+    and `clipped_percent` = 100 clipped / selected (empty when none was selected); and
+    `late_regret`, the mean of summary.json's mean simple-regret curve over iterations
+    from_iteration..T (from_iteration = 0 gives the run's regret area).
+    """
+    runs = read_csv(os.path.join(sweep_dir, "sweep_runs.csv"))
+    header = list(runs[0]) if runs else ["seed"]
+    keys = header[: header.index("seed")]
+    fields = keys + ["seed", "selected", "clipped", "clipped_percent", "from_iteration", "late_regret"]
+    with open(out_path, "w", newline="") as f:
+        wr = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
+        wr.writeheader()
+        for r in runs:
+            d = os.path.join(sweep_dir, r["folder"])
+            path = os.path.join(d, "rounds.csv")
+            rounds = read_csv(path) if os.path.exists(path) else []
+            selected = sum(int(x["selected"]) for x in rounds)
+            clipped = sum(int(x["clipped"]) for x in rounds)
+            curve = json.load(open(os.path.join(d, "summary.json")))["mean_simple_regret_by_iteration"]
+            if not 0 <= from_iteration < len(curve):
+                raise SystemExit(f"--from-iteration {from_iteration}: the runs have iterations 0..{len(curve) - 1}")
+            wr.writerow({**{k: r[k] for k in keys}, "seed": r["seed"], "selected": selected,
+                         "clipped": clipped,
+                         "clipped_percent": 100.0 * clipped / selected if selected else "",
+                         "from_iteration": from_iteration,
+                         "late_regret": float(np.mean(curve[from_iteration:]))})
+
+
 def mean_se(values):
     v = np.array([x for x in values if not math.isnan(x)], dtype=float)
     if len(v) == 0:
@@ -279,9 +311,8 @@ def study_section(R, rel, meta, w, cmds, img):
 def fts_fig1_section(R, meta, w, cmds, img):
     """FTS figure 1a-c: a target agent with 50 peers, TS for comparison."""
     def area(name, col=None, value=None):
-        rows = read_csv(os.path.join(R, f"{name}.csv"))
-        r = rows[0] if col is None else next(x for x in rows if x[col] == value)
-        return num(r["regret_area_mean"]), num(r["regret_area_se"]), r
+        r = pick(read_csv(os.path.join(R, f"{name}.csv")), {} if col is None else {col: value})
+        return (*stat(r), r)
 
     def diff(a, b):  # (b - a) in units of the standard error of the difference
         return (b[0] - a[0]) / math.hypot(a[1], b[1])
@@ -343,6 +374,252 @@ def fts_fig1_section(R, meta, w, cmds, img):
         img(f"fts-fig1{panel}/regret.png", f"FTS figure 1{panel}: {alt}")
 
 
+# ---------------------------------------------------------------- DP-FTS-DE appendix figures
+
+def stat(row, metric="regret_area"):
+    """(mean, se) of a metric in a sweep.csv row."""
+    return num(row[f"{metric}_mean"]), num(row[f"{metric}_se"])
+
+
+def pick(rows, grid):
+    """The one row of a table whose columns have the values of the dict grid."""
+    hits = [r for r in rows if all(r[k] == v for k, v in grid.items())]
+    if len(hits) != 1:
+        raise SystemExit(f"results_page: expected one row with {grid}, found {len(hits)}")
+    return hits[0]
+
+
+def metric_by_point(path, keys, column):
+    """(mean, se) over seeds of a column of a --run-metrics CSV, per tuple of the keys' values."""
+    groups = {}
+    for r in read_csv(path):
+        groups.setdefault(tuple(r[k] for k in keys), []).append(num(r[column]))
+    return {k: mean_se(v) for k, v in groups.items()}
+
+
+def within_se(a, b):
+    """Whether two (mean, se) differ by at most one standard error of the difference."""
+    return abs(a[0] - b[0]) <= math.hypot(a[1], b[1])
+
+
+def gap(a, b):
+    """' (difference d, within / more than one standard error of the difference)' for two (mean, se)."""
+    d, s = abs(a[0] - b[0]), math.hypot(a[1], b[1])
+    if math.isnan(s):
+        return ""
+    if within_se(a, b):
+        return f" (difference {d:.4f}, within one standard error of the difference, {s:.4f}: indicative only)"
+    return f" (difference {d:.4f}, more than one standard error of the difference, {s:.4f})"
+
+
+def regret_curves(path):
+    """{label: (y, se)} of the regret plot in a plot_data.csv, as arrays over iterations 0..T."""
+    pts = {}
+    for r in read_csv(path):
+        if r["plot"] == "regret":
+            pts.setdefault(r["label"], []).append((int(float(r["x"])), num(r["y"]), num(r["se"])))
+    return {k: (np.array([y for _, y, _ in sorted(v)]), np.array([e for _, _, e in sorted(v)]))
+            for k, v in pts.items()}
+
+
+def cells(row, digits=4):
+    """The regret area and final simple regret cells of a sweep.csv row."""
+    return f"{pm(*stat(row), digits)} | {pm(*stat(row, 'mean_final_simple_regret'), digits)}"
+
+
+def fig4_section(R, w, cmds, img):
+    rows = read_csv(os.path.join(R, "dp-fts-de-fig4.csv"))
+    keys = ["algorithm.name", "algorithm.clip"]
+    clip = metric_by_point(os.path.join(R, "dp-fts-de-fig4_metrics.csv"), keys, "clipped_percent")
+    names = {"dp-fts": "DP-FTS (P = 1)", "dp-fts-de": "DP-FTS-DE (P = 2)"}
+    paper = {("dp-fts", "8"), ("dp-fts-de", "11")}
+    w("## DP-FTS-DE appendix figure 4: DP-FTS against DP-FTS-DE")
+    w("")
+    cmds("fig4")
+    w("Paper (appendix B.1.2): after DP is integrated, DP-FTS-DE still yields a significantly better "
+      "utility than DP-FTS (without DE) for the same privacy loss; S = 8 for DP-FTS and S = 11 for "
+      "DP-FTS-DE (z = 1 for both) so that a similarly small percentage of the vectors is clipped "
+      "(0.31% for DP-FTS, 0.80% for DP-FTS-DE). The sweep also runs each algorithm at the other's S. "
+      "**Clipped** is the percentage of the selected vectors whose norm exceeded the bound "
+      "S / √P (`clipped` / `selected` of `rounds.csv`, summed over the rounds of a run), a mean "
+      "over seeds.")
+    w("")
+    w("| algorithm | S | runs | clipped (%) | regret area | final simple regret | ε |")
+    w("|---|---|---|---|---|---|---|")
+    for r in rows:
+        k = (r["algorithm.name"], r["algorithm.clip"])
+        w(f"| {names[k[0]]}{' (paper)' if k in paper else ''} | {k[1]} | {r['runs']} | "
+          f"{pm(*clip[k], 2)} | {cells(r)} | {num(r['epsilon_mean']):.2f} |")
+    w("")
+    a = pick(rows, {"algorithm.name": "dp-fts", "algorithm.clip": "8"})
+    b = pick(rows, {"algorithm.name": "dp-fts-de", "algorithm.clip": "11"})
+    ea, eb = num(a["epsilon_mean"]), num(b["epsilon_mean"])
+    ok = stat(b)[0] < stat(a)[0]
+    same_s = [(s, stat(pick(rows, {"algorithm.name": "dp-fts-de", "algorithm.clip": s}))[0],
+               stat(pick(rows, {"algorithm.name": "dp-fts", "algorithm.clip": s}))[0])
+              for s in sorted({r["algorithm.clip"] for r in rows}, key=float)]
+    w("Here the paper's pair spends " + (f"the same ε = {eb:.2f}" if abs(ea - eb) < 5e-3 else
+                                          f"ε = {eb:.2f} (DP-FTS-DE) and {ea:.2f} (DP-FTS)")
+      + f" and clips {clip[('dp-fts-de', '11')][0]:.2f}% (DP-FTS-DE) and "
+      f"{clip[('dp-fts', '8')][0]:.2f}% (DP-FTS) of the vectors (paper: 0.80% and 0.31%). "
+      f"Regret area: DP-FTS-DE {stat(b)[0]:.4f} against DP-FTS {stat(a)[0]:.4f} — {verdict(ok)}"
+      f"{gap(stat(b), stat(a))}. At equal S, DP-FTS-DE against DP-FTS: "
+      + "; ".join(f"S = {s}: {x:.4f} against {y:.4f}" for s, x, y in same_s)
+      + (" (lower at every S)." if all(x < y for _, x, y in same_s) else " (not lower at every S)."))
+    w("")
+    img("dp-fts-de-fig4/regret.png", "figure 4: simple regret of DP-FTS and DP-FTS-DE")
+
+
+def fig5_section(R, w, cmds, img):
+    rows = read_csv(os.path.join(R, "dp-fts-de-fig5.csv"))
+    full = pick(rows, {"algorithm.temperature": "synthetic"})
+    variants = [("FTS-DE (red curve)", "synthetic", "true", full),
+                ("equal weights (orange curve)", "uniform", "true",
+                 pick(rows, {"algorithm.temperature": "uniform"})),
+                ("whole-domain initialisation (purple curve)", "synthetic", "false",
+                 read_csv(os.path.join(R, "dp-fts-de-fig5-everywhere.csv"))[0])]
+    w("## DP-FTS-DE appendix figure 5: the two components of DE")
+    w("")
+    cmds("fig5")
+    w("Paper (appendix B.1.2): removing either component of DE — (b) the larger weights for the "
+      "agents exploring a sub-region (orange: equal weights for every agent in every sub-region) "
+      "or (a) exploring a local sub-region (purple: every agent's initial points from the entire "
+      "domain) — makes FTS-DE significantly worse (red curve), so both are needed. In fedsim, "
+      "`algorithm.temperature = \"uniform\"` gives equal weights (temperature +∞ in every round) "
+      "and `algorithm.explore_own_region = false` draws the initial points from the whole domain.")
+    w("")
+    w("| variant | temperature | explore_own_region | runs | regret area | final simple regret |")
+    w("|---|---|---|---|---|---|")
+    for title, temp, own, r in variants:
+        w(f"| {title} | {temp} | {own} | {r['runs']} | {cells(r)} |")
+    w("")
+    parts, ok = [], True
+    for title, _, _, r in variants[1:]:
+        worse = stat(r)[0] > stat(full)[0]
+        ok &= worse
+        parts.append(f"{title.split(' (')[0]} {stat(r)[0]:.4f}, {'worse' if worse else 'better'}"
+                     f"{gap(stat(r), stat(full))}")
+    w(f"Here, in regret area, FTS-DE has {stat(full)[0]:.4f}; " + "; ".join(parts)
+      + f" — both worse: {verdict(ok)}.")
+    w("")
+    img("dp-fts-de-fig5/regret.png", "figure 5: simple regret of FTS-DE without each component of DE")
+
+
+def fig7_section(R, w, cmds, img):
+    a = read_csv(os.path.join(R, "dp-fts-de-fig7a.csv"))
+    b = read_csv(os.path.join(R, "dp-fts-de-fig7b.csv"))
+    fast = read_csv(os.path.join(R, "dp-fts-de-fig7b-fast.csv"))
+    fig2a = read_csv(os.path.join(R, "dp-fts-de-fig2a.csv"))
+    w("## DP-FTS-DE appendix figure 7: heterogeneous agents")
+    w("")
+    cmds("fig7")
+    w("Paper (appendix B.1.2): with agent i's objective α f^i + (1 − α) f_base (N = 50 agents, "
+      "f^i independent GP samples), (a) at α = 0.7 FTS-DE still outperforms standard TS, though "
+      "by much less than in figure 2; (b) at α = 1.0 (independent objectives) FTS-DE with "
+      "1 − p_t = 1/√t performs worse than TS, and a 1 − p_t that decreases faster makes it "
+      "comparable with TS. The paper does not say which faster schedule; both of fedsim's, 1/t "
+      "and 1/t², are run. Scenario: `scenarios/papers/dp-fts-de-fig7.toml`. **Comparable** is "
+      "read as: a regret area below TS's, or within one standard error of the difference of TS's.")
+    w("")
+    w("| panel | α | algorithm | 1 − p_t | runs | regret area | final simple regret |")
+    w("|---|---|---|---|---|---|---|")
+    table = [("7a", "0.7", "TS", "–", pick(a, {"algorithm.name": "ts"})),
+             ("7a", "0.7", "FTS-DE", "1/√t", pick(a, {"algorithm.name": "fts-de"})),
+             ("7b", "1.0", "TS", "–", pick(b, {"algorithm.name": "ts"})),
+             ("7b", "1.0", "FTS-DE", "1/√t", pick(b, {"algorithm.name": "fts-de"}))]
+    table += [("7b", "1.0", "FTS-DE", r["algorithm.p_schedule"], r) for r in fast]
+    for panel, alpha, alg, p, r in table:
+        w(f"| {panel} | {alpha} | {alg} | {p} | {r['runs']} | {cells(r)} |")
+    w("")
+    ts_a, de_a = stat(table[0][4]), stat(table[1][4])
+    ok_a = de_a[0] < ts_a[0]
+    ts2, de2 = stat(pick(fig2a, {"algorithm.name": "ts"})), stat(pick(fig2a, {"algorithm.name": "fts-de"}))
+
+    def rel(x, ref):  # "p% below" or "p% above" ref
+        d = 100.0 * (x[0] - ref[0]) / ref[0]
+        return f"{abs(d):.0f}% {'below' if d < 0 else 'above'}"
+
+    w(f"(a) α = 0.7, regret area: FTS-DE {de_a[0]:.4f} against TS {ts_a[0]:.4f} — {verdict(ok_a)}"
+      f"{gap(de_a, ts_a)}. FTS-DE's regret area is {rel(de_a, ts_a)} TS's here, and "
+      f"{rel(de2, ts2)} it in figure 2a (N = 200, perturbed objectives).")
+    w("")
+    ts_b, de_b = stat(table[2][4]), stat(table[3][4])
+    ok_b1 = de_b[0] > ts_b[0]
+    parts, both = [], []
+    for r in fast:
+        x = stat(r)
+        improved, comparable = x[0] < de_b[0], x[0] <= ts_b[0] or within_se(x, ts_b)
+        if improved and comparable:
+            both.append(r["algorithm.p_schedule"])
+        parts.append(f"{r['algorithm.p_schedule']}: {x[0]:.4f} "
+                     f"({'lower' if improved else 'not lower'} than with 1/√t; "
+                     f"{'comparable with' if comparable else 'not comparable with'} TS{gap(x, ts_b)})")
+    w(f"(b) α = 1.0, regret area: FTS-DE with 1/√t {de_b[0]:.4f} against TS {ts_b[0]:.4f} — "
+      f"FTS-DE worse than TS: {verdict(ok_b1)}{gap(de_b, ts_b)}. A faster 1 − p_t: " + "; ".join(parts)
+      + ". A faster schedule that is both lower than 1/√t and comparable with TS: "
+      + (f"{', '.join(both)} — {verdict(True)}." if both else f"none — {verdict(False)}."))
+    w("")
+    img("dp-fts-de-fig7a/regret.png", "figure 7a: alpha = 0.7, TS and FTS-DE")
+    img("dp-fts-de-fig7b/regret.png", "figure 7b: alpha = 1.0, TS and FTS-DE with three p_t schedules")
+
+
+def fig12_section(R, w, cmds, img):
+    rows = read_csv(os.path.join(R, "dp-fts-de-fig12.csv"))
+    ts = read_csv(os.path.join(R, "dp-fts-de-fig12-ts.csv"))[0]
+    metrics = os.path.join(R, "dp-fts-de-fig12_metrics.csv")
+    late = metric_by_point(metrics, ["algorithm.temperature"], "late_regret")
+    late_ts = metric_by_point(os.path.join(R, "dp-fts-de-fig12-ts_metrics.csv"), ["algorithm.name"],
+                              "late_regret")[("ts",)]
+    k = int(read_csv(metrics)[0]["from_iteration"])
+    cur = regret_curves(os.path.join(R, "dp-fts-de-fig12", "plot_data.csv"))
+    (ya, sa), (yf, sf) = cur["fig12 algorithm.temperature=synthetic"], cur["fig12 algorithm.temperature=fixed"]
+    yt = cur["fig12 algorithm.name=ts"][0]
+    T = len(yt) - 1
+    w("## DP-FTS-DE appendix figure 12a: adaptive against fixed weights")
+    w("")
+    cmds("fig12")
+    w("Paper (appendix B.2.5, synthetic panel): DP-FTS-DE with non-adaptive weights (temperature "
+      "fixed at 1, `algorithm.temperature = \"fixed\"`) performs similarly to adaptive weights "
+      "(the synthetic schedule) in the initial stage, but as t becomes large the adaptive weights "
+      "do better; the non-adaptive weights still consistently outperform standard TS. The "
+      "synthetic schedule's weights are uniform from round 10 on (a_t = 1), which the agents use "
+      f"from iteration 11; **late regret** is the mean over iterations {k}..{T} of a run's mean "
+      "simple regret (then mean ± standard error over seeds).")
+    w("")
+    w(f"| weights | runs | regret area | late regret ({k}..{T}) | final simple regret | ε |")
+    w("|---|---|---|---|---|---|")
+    titles = {"synthetic": "adaptive (synthetic schedule)", "fixed": "non-adaptive (temperature 1)"}
+    for r in rows:
+        t = r["algorithm.temperature"]
+        w(f"| {titles[t]} | {r['runs']} | {pm(*stat(r))} | {pm(*late[(t,)])} | "
+          f"{pm(*stat(r, 'mean_final_simple_regret'))} | {num(r['epsilon_mean']):.2f} |")
+    w(f"| standard TS | {ts['runs']} | {pm(*stat(ts))} | {pm(*late_ts)} | "
+      f"{pm(*stat(ts, 'mean_final_simple_regret'))} | – |")
+    w("")
+    early_gap = np.abs(ya[:k] - yf[:k])
+    ok_early = bool(np.all(early_gap <= np.fmax(sa[:k], sf[:k])))
+    ok_late = late[("synthetic",)][0] < late[("fixed",)][0]
+    adaptive, fixed = (pick(rows, {"algorithm.temperature": t}) for t in ("synthetic", "fixed"))
+    fa, ff = stat(adaptive, "mean_final_simple_regret")[0], stat(fixed, "mean_final_simple_regret")[0]
+    above = [t for t in range(1, T + 1) if not yf[t] < yt[t]]
+    ok_ts = not above
+    w("Here the two mean curves " + (f"are identical over iterations 0..{k - 1}"
+                                       if early_gap.max() == 0 else
+                                       f"differ by at most {early_gap.max():.2g} over iterations "
+                                       f"0..{k - 1}, {'within' if ok_early else 'not always within'} "
+                                       "the larger of their standard errors at each")
+      + f" — similar early: {verdict(ok_early)}. Late regret: adaptive {late[('synthetic',)][0]:.4f} "
+      f"against fixed {late[('fixed',)][0]:.4f} — adaptive lower: {verdict(ok_late)}"
+      f"{gap(late[('synthetic',)], late[('fixed',)])}; the final simple regret is {fa:.4f} "
+      f"against {ff:.4f} ({'adaptive' if fa < ff else 'fixed'} lower). The fixed weights' mean "
+      f"curve is below TS's at {T - len(above)} of iterations 1..{T}"
+      + (f" (not at {', '.join(map(str, above))})" if above else "")
+      + f" — consistently better than TS: {verdict(ok_ts)}; its regret area is "
+      f"{stat(fixed)[0]:.4f} against TS's {stat(ts)[0]:.4f}.")
+    w("")
+    img("dp-fts-de-fig12/regret.png", "figure 12a: DP-FTS-DE with adaptive and fixed weights, and TS")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--results", default="docs/results")
@@ -350,12 +627,20 @@ def main():
     ap.add_argument("--study-metrics", metavar="SWEEP_DIR",
                     help="write per-run study metrics of one sweep folder to --out and exit")
     ap.add_argument("--threshold", type=float, default=0.05)
+    ap.add_argument("--run-metrics", metavar="SWEEP_DIR",
+                    help="write per-run clipping and late-regret metrics of one FBO sweep folder "
+                         "to --out and exit")
+    ap.add_argument("--from-iteration", type=int, default=0,
+                    help="--run-metrics: the first iteration of the late regret (default 0)")
     ap.add_argument("--out")
     a = ap.parse_args()
-    if a.study_metrics:
+    if a.study_metrics or a.run_metrics:
         if not a.out:
-            ap.error("--study-metrics needs --out")
-        study_metrics(a.study_metrics, a.threshold, a.out)
+            ap.error("--study-metrics and --run-metrics need --out")
+        if a.study_metrics:
+            study_metrics(a.study_metrics, a.threshold, a.out)
+        else:
+            run_metrics(a.run_metrics, a.from_iteration, a.out)
         return
     R = a.results
     rel = os.path.relpath(R, os.path.dirname(os.path.abspath(a.page)) or ".")
@@ -527,6 +812,12 @@ def main():
       "report the same ε.")
     w("")
 
+    # ---------------------------------------------------------------- appendix figures
+    fig4_section(R, w, cmds, img)
+    fig5_section(R, w, cmds, img)
+    fig7_section(R, w, cmds, img)
+    fig12_section(R, w, cmds, img)
+
     # ---------------------------------------------------------------- Fed-PNE
     objs = [("garland", "Garland"), ("double-sine", "DoubleSine")]
     fp = {o: read_csv(os.path.join(R, f"fed-pne-{o}.csv")) for o, _ in objs}
@@ -630,9 +921,8 @@ def main():
     w("## Not yet reproduced (open)")
     w("")
     w("- FTS (Dai et al. 2020) figures 2-4 (real-world comparisons of FTS with TS, RGPE, TAF).")
-    w("- DP-FTS-DE appendix figures: 4 (DP-FTS against DP-FTS-DE at equal privacy), 5 (the ablation "
-      "of DE's two components), 7 (heterogeneous agents, `world.objective.kind = \"mixture\"`), 12; "
-      "and the real-world experiments of section 5.2.")
+    w("- DP-FTS-DE appendix figure 6 (the trade-off in P), and the real-world experiments of "
+      "section 5.2 and appendix B.2 (figures 3, 8-11 and 12b).")
     w("- Fed-PNE figure 2c-d (Landmine, COVID-19 vaccine dosage) and the real-data panels of figures 6 and 7; "
       "DP-Fed-PNE's figures.")
     if studied:

@@ -1,0 +1,96 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/test_files.hpp"
+#include "tests/tools/run_command.hpp"
+
+namespace fs = std::filesystem;
+using fedsim::test::fresh_dir;
+using fedsim::test::read_table;
+using fedsim::test::run_fedsim;
+using fedsim::test::slurp;
+
+namespace {
+
+const fs::path source_root = fs::path(FEDSIM_SCENARIO_DIR).parent_path();
+
+/// Runs tools/results_page.py ARGS with FEDSIM_PYTHON or /usr/bin/python3; returns its exit code.
+int results_page(const std::string& args) {
+  const char* env = std::getenv("FEDSIM_PYTHON");
+  const std::string python = env && *env ? env : "/usr/bin/python3";
+  const std::string command =
+      python + " " + (source_root / "tools" / "results_page.py").string() + " " + args + " >/dev/null 2>&1";
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+bool close(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)) + 1e-15; }
+
+}  // namespace
+
+TEST_CASE("results_page.py --run-metrics sums clipping over rounds and averages the late regret",
+          "[cli][results]") {
+  // TS (an empty rounds.csv) and DP-FTS-DE with a clipping bound that clips every vector and one
+  // that clips none.
+  const fs::path sweep = fresh_dir("run-metrics-sweep");
+  const auto s = run_fedsim("sweep " + (source_root / "scenarios" / "tiny.toml").string() +
+                            " --grid algorithm.name=ts,dp-fts-de --grid algorithm.clip=0.5,100 --seeds 2"
+                            " --jobs 2 --quiet --out " + sweep.string());
+  INFO(s.output);
+  REQUIRE(s.exit_code == 0);
+  const fs::path late = fresh_dir("run-metrics-late.csv"), all = fresh_dir("run-metrics-all.csv");
+  REQUIRE(results_page("--run-metrics " + sweep.string() + " --from-iteration 2 --out " + late.string()) == 0);
+  REQUIRE(results_page("--run-metrics " + sweep.string() + " --out " + all.string()) == 0);
+
+  const auto runs = read_table(sweep / "sweep_runs.csv");
+  const auto rows = read_table(late), rows_all = read_table(all);
+  REQUIRE(rows.size() == runs.size());
+  REQUIRE(rows_all.size() == runs.size());
+  int clipping = 0, private_runs = 0;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const auto& run = runs[k];
+    const auto& row = rows[k];
+    INFO(run.at("folder"));
+    CHECK(row.at("algorithm.name") == run.at("algorithm.name"));
+    CHECK(row.at("algorithm.clip") == run.at("algorithm.clip"));
+    CHECK(row.at("seed") == run.at("seed"));
+
+    long selected = 0, clipped = 0;
+    for (const auto& r : read_table(sweep / run.at("folder") / "rounds.csv")) {
+      selected += std::stol(r.at("selected"));
+      clipped += std::stol(r.at("clipped"));
+    }
+    CHECK(std::stol(row.at("selected")) == selected);
+    CHECK(std::stol(row.at("clipped")) == clipped);
+    if (selected == 0) {
+      CHECK(row.at("clipped_percent").empty());
+    } else {
+      ++private_runs;
+      CHECK(close(std::stod(row.at("clipped_percent")), 100.0 * clipped / selected));
+    }
+    if (clipped > 0) ++clipping;
+
+    // The late regret: the mean of summary.json's curve over iterations 2..T; from 0 it is the
+    // regret area of sweep_runs.csv.
+    const auto curve = nlohmann::json::parse(slurp(sweep / run.at("folder") / "summary.json"))
+                           ["mean_simple_regret_by_iteration"].get<std::vector<double>>();
+    double sum = 0.0;
+    for (std::size_t t = 2; t < curve.size(); ++t) sum += curve[t];
+    CHECK(row.at("from_iteration") == "2");
+    CHECK(close(std::stod(row.at("late_regret")), sum / static_cast<double>(curve.size() - 2)));
+    CHECK(close(std::stod(rows_all[k].at("late_regret")), std::stod(run.at("regret_area"))));
+  }
+  CHECK(private_runs == 4);  // the DP-FTS-DE runs selected vectors; TS has no rounds
+  CHECK(clipping > 0);       // else the clipping sums checked only zeros
+
+  // An iteration past T is an error, not an empty mean.
+  CHECK(results_page("--run-metrics " + sweep.string() + " --from-iteration 99 --out " + late.string()) != 0);
+}
