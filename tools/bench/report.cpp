@@ -258,6 +258,7 @@ json end_to_end(const std::vector<std::vector<std::string>>& commands, const std
   json shown = json::array();
   for (int r = 0; r < o.repeats; ++r) {
     double total = 0;
+    std::filesystem::remove_all(tmp);  // else `fedsim sweep` skips the runs it finds complete
     for (const auto& argv : commands) {
       const auto [s, m] = time_command(argv);
       total += s;
