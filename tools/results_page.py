@@ -531,7 +531,10 @@ def performance_section(bench_path, w):
       f"the {b['repeats']} (totals are sums of the rows). **Ratio** is actors / loop, both measured "
       "in this same run on the same configurations; the actor times include writing each run's "
       "files (observations, rounds or phases), the loop writes nothing. **Same result**: the "
-      "largest relative difference between the two modes' regrets over the runs (0: identical).")
+      "largest relative difference between the two modes' regrets over the runs (0: identical). "
+      "**Peak RSS of a run** (loop / actors): the maximum resident set of a process that ran "
+      "seed 1 of the row alone (a forked process that runs nothing peaks at "
+      f"{b['baseline_peak_rss_mib']:.1f} MiB).")
     w("")
 
     f = b["fig2a"]
@@ -543,12 +546,14 @@ def performance_section(bench_path, w):
       "and through the synchronous reference loop (`fbo::run_reference`, what `fedsim reference` "
       f"calls). Agent-iterations per second are N·T = {N * T} per run over the seconds.")
     w("")
-    w("| algorithm | runs | loop (s) | actors (s) | ratio | loop agent-it/s | actors agent-it/s | same result |")
-    w("|---|---|---|---|---|---|---|---|")
+    w("| algorithm | runs | loop (s) | actors (s) | ratio | loop agent-it/s | actors agent-it/s | same result | peak RSS of a run (MiB) |")
+    w("|---|---|---|---|---|---|---|---|---|")
     for r in f["rows"] + [dict(f["total"], algorithm="**all**")]:
         w(f"| {r['algorithm']} | {r['runs']} | {r['loop_s']:.2f} | {r['actors_s']:.2f} | "
           f"{r['ratio']:.2f} | {fmt_rate(r['loop_agent_iterations_per_s'])} | "
-          f"{fmt_rate(r['actors_agent_iterations_per_s'])} | {r['max_rel_diff']:.1g} |")
+          f"{fmt_rate(r['actors_agent_iterations_per_s'])} | {r['max_rel_diff']:.1g} | "
+          + (f"{r['loop_one_run_peak_rss_mib']:.0f} / {r['actors_one_run_peak_rss_mib']:.0f} |"
+             if "loop_one_run_peak_rss_mib" in r else " |"))
     w("")
     rows = f["rows"]
     lo = min(rows, key=lambda r: r["ratio"])
@@ -557,8 +562,12 @@ def performance_section(bench_path, w):
     w(f"The whole figure 2a ({f['total']['runs']} runs) takes {f['total']['actors_s']:.1f} s as "
       f"actors against {f['total']['loop_s']:.1f} s in the plain loop: the actor runtime costs "
       f"{f['total']['ratio']:.2f}x the loop here, from {lo['ratio']:.2f}x ({lo['algorithm']}) to "
-      f"{hi['ratio']:.2f}x ({hi['algorithm']}). Peak RSS: {f['peak_rss_mib']['actors']:.0f} MiB "
-      f"for a process running the actor runs, {f['peak_rss_mib']['loop']:.0f} MiB for the loop. "
+      f"{hi['ratio']:.2f}x ({hi['algorithm']}). One run peaks at "
+      f"{max(r['actors_one_run_peak_rss_mib'] for r in rows):.0f} MiB as actors at most, against "
+      f"{max(r['loop_one_run_peak_rss_mib'] for r in rows):.0f} MiB in the loop; a process "
+      f"running all {f['total']['runs']} runs one after another peaks at "
+      f"{f['peak_rss_mib']['actors']:.0f} MiB (actors) and {f['peak_rss_mib']['loop']:.0f} MiB "
+      "(loop). "
       f"End to end, tools/reproduce's two commands (`--jobs {e['jobs']}`) take {e['seconds']:.1f} s "
       f"({e['seconds'] / f['total']['actors_s']:.2f}x the actor runs one after another, in process), "
       f"peak RSS {e['peak_rss_mib']:.0f} MiB:")
@@ -577,12 +586,14 @@ def performance_section(bench_path, w):
       "are M·T per run over the seconds (centre pulls: a node's value is computed once, so a "
       "pull is cheap).")
     w("")
-    w("| objective | M | runs | loop (s) | actors (s) | ratio | loop pulls/s | actors pulls/s | same result |")
-    w("|---|---|---|---|---|---|---|---|---|")
+    w("| objective | M | runs | loop (s) | actors (s) | ratio | loop pulls/s | actors pulls/s | same result | peak RSS of a run (MiB) |")
+    w("|---|---|---|---|---|---|---|---|---|---|")
     for r in p["rows"] + [dict(p["total"], objective="**all**", M="")]:
         w(f"| {r['objective']} | {r['M']} | {r['runs']} | {r['loop_s']:.3f} | {r['actors_s']:.3f} | "
           f"{r['ratio']:.2f} | {fmt_rate(r['loop_pulls_per_s'])} | "
-          f"{fmt_rate(r['actors_pulls_per_s'])} | {r['max_rel_diff']:.1g} |")
+          f"{fmt_rate(r['actors_pulls_per_s'])} | {r['max_rel_diff']:.1g} | "
+          + (f"{r['loop_one_run_peak_rss_mib']:.0f} / {r['actors_one_run_peak_rss_mib']:.0f} |"
+             if "loop_one_run_peak_rss_mib" in r else " |"))
     w("")
     h = b["hct"]
     w("| HCT (`xarmed::run_hct`) | runs | T | seconds | evaluations/s |")
@@ -593,10 +604,12 @@ def performance_section(bench_path, w):
     w("")
     e = p["end_to_end"]
     w(f"The Fed-PNE runs take {p['total']['actors_s']:.2f} s as actors against "
-      f"{p['total']['loop_s']:.2f} s in the loop (ratio {p['total']['ratio']:.2f}; each run lasts "
-      f"milliseconds, so the fixed cost of an actor system per run weighs more than in figure 2a). "
-      f"Peak RSS: {p['peak_rss_mib']['actors']:.0f} MiB (actors), {p['peak_rss_mib']['loop']:.0f} MiB "
-      f"(loop), {h['peak_rss_mib']:.0f} MiB (HCT). End to end, tools/reproduce's commands for "
+      f"{p['total']['loop_s']:.2f} s in the loop (ratio {p['total']['ratio']:.2f}; a run lasts "
+      f"{1000 * p['total']['actors_s'] / p['total']['runs']:.1f} ms on average as actors, and each "
+      "starts and stops an actor system of its own). A process running all "
+      f"{p['total']['runs']} runs peaks at {p['peak_rss_mib']['actors']:.0f} MiB (actors) and "
+      f"{p['peak_rss_mib']['loop']:.0f} MiB (loop), one running the HCT runs at "
+      f"{h['peak_rss_mib']:.0f} MiB. End to end, tools/reproduce's commands for "
       f"figures 2 and 6 with the HCT baselines take {e['seconds']:.2f} s, peak RSS "
       f"{e['peak_rss_mib']:.0f} MiB:")
     w("")

@@ -11,7 +11,8 @@
 // Release build; run from anywhere: build/tools/bench_report [--out FILE] (see --help);
 // `tools/reproduce --bench` runs it and puts its numbers on the results page.
 // Every (workload, mode, repeat) runs in its own forked process, so its peak RSS (ru_maxrss of
-// wait4) is its own; modes alternate within a repeat so a load on the shared machine hits both.
+// wait4) is its own, and so does one run of each configuration alone (the peak memory of a
+// run); modes alternate within a repeat so a load on the shared machine hits both.
 // Times are the best of the repeats per row; the actor/loop ratio is computed from times
 // measured in this same run. Both sides run the same configuration and must give the same
 // result: the largest relative difference of their regrets is recorded as a check.
@@ -339,6 +340,14 @@ json compare(const std::string& name, const std::vector<Row>& rows, int seeds, c
       runs[int(mode)].push_back(m.result);
       rss[int(mode)] = std::max(rss[int(mode)], m.peak_rss_mib);
     }
+  // The peak memory of one run: seed 1 of each row alone in a process, in each mode.
+  double one_run_rss[2][64] = {};
+  for (std::size_t i = 0; i < rows.size() && i < 64; ++i)
+    for (const Mode mode : {Mode::loop, Mode::actors})
+      one_run_rss[int(mode)][i] =
+          in_child(name + " " + to_string(mode) + ", one run of row " + std::to_string(i + 1),
+                   [&] { return run_rows({rows[i]}, mode, 1, o); })
+              .peak_rss_mib;
   json out_rows = json::array();
   double total[2] = {0, 0}, work = 0, diff = 0;
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -352,7 +361,9 @@ json compare(const std::string& name, const std::vector<Row>& rows, int seeds, c
                 {"ratio", act / loop},
                 {"loop_" + unit + "_per_s", w / loop},
                 {"actors_" + unit + "_per_s", w / act},
-                {"max_rel_diff", d}});
+                {"max_rel_diff", d},
+                {"loop_one_run_peak_rss_mib", one_run_rss[0][i]},
+                {"actors_one_run_peak_rss_mib", one_run_rss[1][i]}});
     out_rows.push_back(row);
     total[0] += loop;
     total[1] += act;
@@ -368,7 +379,7 @@ json compare(const std::string& name, const std::vector<Row>& rows, int seeds, c
             {"loop_" + unit + "_per_s", work / total[0]},
             {"actors_" + unit + "_per_s", work / total[1]},
             {"max_rel_diff", diff}}},
-          {"peak_rss_mib", {{"loop", rss[0]}, {"actors", rss[1]}}}};
+          {"peak_rss_mib", {{"loop", rss[0]}, {"actors", rss[1]}}}};  // all runs, one process
 }
 
 void usage() {
@@ -427,6 +438,8 @@ int main(int argc, char** argv) {
   report["fedsim_version"] = FEDSIM_VERSION;
   report["git_commit"] = first_line_of("git -C " FEDSIM_SOURCE_DIR " rev-parse --short HEAD 2>/dev/null");
   report["command"] = command;
+  // The peak RSS of a forked process that runs nothing: what every figure below includes.
+  report["baseline_peak_rss_mib"] = in_child("baseline", [] { return json::object(); }).peak_rss_mib;
   report["threads"] = o.threads;
   report["repeats"] = o.repeats;
   report["fig2a"] = compare("figure 2a", fig2a_rows(), o.fbo_seeds, o, "agent_iterations");
