@@ -583,7 +583,7 @@ def performance_section(bench_path, w):
     w("")
     w("The runs of figures 2 and 6 from `scenarios/papers/fed-pne-*.toml` as actors and through "
       "the engine's loop (`xarmed::run_fed_pne`, what `fedsim xarmed` calls); pulls per second "
-      "are M·T per run over the seconds (centre pulls: a node's value is computed once, so a "
+      "are M·T per run over the seconds (centre pulls: a node's value is computed once per phase, so a "
       "pull is cheap).")
     w("")
     w("| objective | M | runs | loop (s) | actors (s) | ratio | loop pulls/s | actors pulls/s | same result | peak RSS of a run (MiB) |")
