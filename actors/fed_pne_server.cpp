@@ -53,13 +53,22 @@ void arm_timer(self_ptr self) {
           wait);
 }
 
-void broadcast_phase(self_ptr self) {
+/// Sends the current phase to every client, or (`missing_only`) again to the expected clients
+/// that have not reported it.
+void send_phase(self_ptr self, bool missing_only) {
   auto& s = self->state;
   const auto& b = s.server->broadcast();
   const caf::message m =
       caf::make_message(phase_message{b.phase, b.depth, b.indices, b.pulls_per_node});
   const std::uint64_t bytes = b.indices.size() * sizeof(std::uint64_t) + 24;
-  for (int c = 0; c < num_clients(s); ++c) send_to(self, static_cast<node_id>(c), m, 0.0, bytes);
+  for (int c = 0; c < num_clients(s); ++c)
+    if (!missing_only || (expected(s, c) && !s.reported[c]))
+      send_to(self, static_cast<node_id>(c), m, 0.0, bytes);
+}
+
+void broadcast_phase(self_ptr self) {
+  auto& s = self->state;
+  send_phase(self, false);
   s.open = true;
   s.timer_armed = false;
   s.late = s.rejected = 0;
@@ -166,7 +175,12 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
           if (!s.open || tm.round != s.server->broadcast().phase) return;
           s.timer_armed = false;
           if (s.server->reports_received() > 0) return close_phase(self);
-          note_misses(s);  // nobody reported: wait longer while anyone is expected
+          // Nobody reported: wait longer while anyone is expected, and send the phase again to
+          // those expected. A client whose copy was lost waits for the next broadcast, and the
+          // last phase (cut by the budget, never reported) has none: without this a lost copy
+          // of it leaves the client short of its budget. Clients ignore a phase they have.
+          note_misses(s);
+          send_phase(self, true);
           arm_timer(self);
         });
       },

@@ -10,7 +10,10 @@
 ///             heterogeneous clients such as SEIR regions the global mean is biased toward the
 ///             fast clients' objectives.
 /// As in the FBO server, a client missing dead_after_missed phases in a row is presumed dead
-/// until it reports again, and a crash notice removes it at once. Malformed reports (unknown
+/// until it reports again, and a crash notice removes it at once. When a phase's timer fires
+/// with no report to close on, the phase is sent again to the clients still expected: a client
+/// that lost its copy otherwise waits for the next phase, and the last phase (cut by the
+/// budget, never reported) has none. Malformed reports (unknown
 /// client, wrong size, non-finite, wrong pull counts) are counted, logged and never averaged.
 #include <memory>
 #include <optional>

@@ -74,7 +74,7 @@ def study_metrics(sweep_dir, threshold, out_path):
               "messages_sent", "messages_dropped",
               "virtual_time"]
     with open(out_path, "w", newline="") as f:
-        wr = csv.DictWriter(f, fieldnames=fields)
+        wr = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
         wr.writeheader()
         for r in runs:
             d = os.path.join(sweep_dir, r["folder"])
@@ -121,6 +121,54 @@ def run_metrics(sweep_dir, from_iteration, out_path):
                          "clipped_percent": 100.0 * clipped / selected if selected else "",
                          "from_iteration": from_iteration,
                          "late_regret": float(np.mean(curve[from_iteration:]))})
+FED_PNE_FIELDS = ["condition", "algorithm", "policy", "seed", "clients", "budget",
+                  "clients_finished", "regret_finished", "average_cumulative_regret", "pulls_mean",
+                  "phases_closed", "excluded", "late", "finish_mean", "virtual_time",
+                  "epsilon", "messages_sent", "messages_dropped"]
+
+
+def fed_pne_study_metrics(pairs, out_path):
+    """Per-run metrics of Fed-PNE study sweeps (CONDITION=SWEEP_DIR pairs) to one CSV.
+
+    Per run: the clients that made their T pulls (the last `step` of a client in
+    observations.csv equals the budget), the mean cumulative regret of those clients, the mean
+    pulls over all clients, the phases the server closed and the clients it excluded from them
+    (phases.csv: sums of `excluded` and `late`), the mean virtual time at which a finishing
+    client made its last pull, and from summary.json the average cumulative regret per client
+    (every client, so a crashed client's few pulls pull it down), the end of the run
+    (`virtual_time`: the last pull), ε and the message counts.
+    """
+    with open(out_path, "w", newline="") as f:
+        wr = csv.DictWriter(f, fieldnames=FED_PNE_FIELDS, lineterminator="\n")
+        wr.writeheader()
+        for pair in pairs:
+            condition, sweep_dir = pair.split("=", 1)
+            for r in read_csv(os.path.join(sweep_dir, "sweep_runs.csv")):
+                d = os.path.join(sweep_dir, r["folder"])
+                s = json.load(open(os.path.join(d, "summary.json")))
+                M, T = int(s["clients"]), int(s["budget"])
+                last = {m: (0, float("nan"), 0.0) for m in range(M)}  # step, time, regret
+                for o in read_csv(os.path.join(d, "observations.csv")):
+                    m, step = int(o["client"]), int(o["step"])
+                    if step >= last[m][0]:
+                        last[m] = (step, float(o["time"]), float(o["cumulative_regret"]))
+                done = [v for v in last.values() if v[0] == T]
+                phases = read_csv(os.path.join(d, "phases.csv"))
+                wr.writerow({
+                    "condition": condition, "algorithm": s["algorithm"],
+                    "policy": r["policy.kind"], "seed": r["seed"], "clients": M, "budget": T,
+                    "clients_finished": len(done),
+                    "regret_finished": np.mean([v[2] for v in done]) if done else "",
+                    "average_cumulative_regret": s["average_cumulative_regret_per_client"],
+                    "pulls_mean": np.mean([v[0] for v in last.values()]),
+                    "phases_closed": len(phases),
+                    "excluded": sum(int(p["excluded"]) for p in phases),
+                    "late": sum(int(p["late"]) for p in phases),
+                    "finish_mean": np.mean([v[1] for v in done]) if done else "",
+                    "virtual_time": s["virtual_time"],
+                    "epsilon": "" if s["epsilon"] is None else s["epsilon"],
+                    "messages_sent": s["messages"]["sent"],
+                    "messages_dropped": s["messages"]["dropped"]})
 
 
 def mean_se(values):
@@ -147,6 +195,174 @@ STUDY_CONDITIONS = [
 POLICIES = ["sync", "deadline", "quorum", "async"]
 
 
+FED_PNE_CONDITIONS = [
+    ("slow10", "10% slow"), ("slow30", "30% slow"), ("slow50", "50% slow"),
+    ("crash10", "10% crash at 60 s"), ("crash30", "30% crash at 60 s"), ("drop5", "5% loss"),
+]
+
+
+def fed_pne_study_section(R, meta, w, cmds):
+    """The Fed-PNE part of the straggler study, from study-fed-pne_metrics.csv."""
+    path = os.path.join(R, "study-fed-pne_metrics.csv")
+    if not os.path.exists(path):
+        return
+    rows = read_csv(path)
+    T = int(rows[0]["budget"])
+    M = int(rows[0]["clients"])
+    w("### Fed-PNE under sync and deadline")
+    w("")
+    w("Fed-PNE's server closes a phase under **sync** (wait for every client not presumed dead, "
+      "at most 0.25 s per pull of the phase; a client missing 3 phases in a row is presumed dead "
+      "until it reports again) or **deadline** (close 0.025 s per pull of the phase after the "
+      "broadcast with the clients that reported; the others are left out of that phase's means); "
+      "quorum and async would bias its elimination and are refused. The base file "
+      "`scenarios/stragglers/study/fed-pne.toml` is the paper's Garland setting "
+      f"(M = {M} clients, T = {T} pulls per client, appendix E.1.5 defaults) on the network of "
+      "`scenarios/xarmed/stragglers-garland.toml`: lognormal compute (median 0.01 s a pull) and "
+      "links (median 7 ms), a slow group 4x slower (30% unless the condition says otherwise). "
+      "The deadline lies between the fast clients' 0.011 s a pull and the slow ones' 0.045 s. "
+      "The conditions are those of the DP-FTS-DE study above but for the crash time, 60 s "
+      "(before any client has made its T pulls: see the mean finish column). Each condition runs as "
+      "Fed-PNE and as DP-Fed-PNE (ε = 1, δ = 1/M), "
+      f"{meta.get('xarmed_seeds', '?')} seeds each:")
+    w("")
+    cmds("study-fed-pne")
+    w(f"Columns (means ± standard error over seeds): **finished** is the clients that made all "
+      f"T = {T} pulls; **regret** the cumulative regret per client over those clients (a crashed "
+      "client's regret covers only its pulls before the crash; `summary.json`'s average over "
+      "every client is the last column); **phases** the phases the server closed (`phases.csv`; "
+      "the last phase is cut by the budget and never closed); **excluded** the clients left out "
+      "of a closed phase (expected but not reported), summed over phases, and **late** the "
+      "reports that arrived after their phase closed; **mean finish** the mean virtual time at "
+      "which a finishing client made its last pull, and **end** the last pull of the run "
+      "(`virtual_time` of `summary.json`); **dropped** the network's dropped messages.")
+    w("")
+    res = {}
+    for algo, title in (("fed-pne", "Fed-PNE"), ("dp-fed-pne", "DP-Fed-PNE (ε = 1)")):
+        sel = [r for r in rows if r["algorithm"] == algo]
+        if not sel:
+            continue
+        w(f"**{title}**")
+        w("")
+        w("| condition | policy | runs | finished | regret | phases | excluded | late | mean finish (s) | end (s) | dropped | average over all clients |")
+        w("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for cond, label in FED_PNE_CONDITIONS:
+            for pol in ("sync", "deadline"):
+                rr = [r for r in sel if r["condition"] == cond and r["policy"] == pol]
+                if not rr:
+                    continue
+                g = lambda k: mean_se([num(r[k]) for r in rr])
+                x = dict(fin=g("clients_finished"), reg=g("regret_finished"),
+                         ph=g("phases_closed"), ex=g("excluded"), late=g("late"),
+                         fm=g("finish_mean"), vt=g("virtual_time"), dr=g("messages_dropped"),
+                         avg=g("average_cumulative_regret"), pulls=g("pulls_mean"),
+                         regs=[num(r["regret_finished"]) for r in rr],
+                         eps=[num(r["epsilon"]) for r in rr], n=len(rr))
+                res[(algo, cond, pol)] = x
+                w(f"| {label} | {pol} | {len(rr)} | {x['fin'][0]:.1f} | {pm(*x['reg'], 1)} | "
+                  f"{x['ph'][0]:.1f} | {x['ex'][0]:.1f} | {x['late'][0]:.1f} | {pm(*x['fm'], 1)} | "
+                  f"{pm(*x['vt'], 1)} | {x['dr'][0]:.1f} | {pm(*x['avg'], 1)} |")
+        w("")
+
+    # Readings, computed from the tables.
+    def both(algo):
+        return [c for c, _ in FED_PNE_CONDITIONS
+                if (algo, c, "sync") in res and (algo, c, "deadline") in res]
+
+    def ratio_range(algo, key):
+        v = [(res[(algo, c, "deadline")][key][0] / res[(algo, c, "sync")][key][0], c)
+             for c in both(algo)]
+        return min(v), max(v)
+
+    lines = []
+    conds = both("fed-pne")
+    if conds:
+        d = [(res[("fed-pne", c, "deadline")]["reg"][0] / res[("fed-pne", c, "sync")]["reg"][0] - 1, c)
+             for c in conds]
+        lo, hi = min(d), max(d)
+        lines.append(
+            f"- **Regret (Fed-PNE).** Deadline's regret per finishing client is "
+            f"{100 * lo[0]:+.1f}% ({lo[1]}) to {100 * hi[0]:+.1f}% ({hi[1]}) against sync's, "
+            f"lower in {sum(x < 0 for x, _ in d)} of {len(d)} conditions. Leaving the slow "
+            "clients out of a phase's means puts fewer pulls behind each elimination, while the "
+            "slow clients themselves jump to the newest phase when they are done with an old one.")
+        (flo, fc), (fhi, fc2) = ratio_range("fed-pne", "fm")
+        (elo, ec), (ehi, ec2) = ratio_range("fed-pne", "vt")
+        lines.append(
+            f"- **Time (Fed-PNE).** Under deadline the finishing clients' mean finish is "
+            f"{flo:.2f}x ({fc}) to {fhi:.2f}x ({fc2}) sync's, and the run ends at {elo:.2f}x "
+            f"({ec}) to {ehi:.2f}x ({ec2}) sync's. Every client owes T pulls whatever the policy, "
+            "so a slow client's own compute bounds the end of the run; what deadline saves is the "
+            "fast clients' waiting for the slow ones at every phase, and, with crashes and losses, "
+            "sync's timeouts.")
+        lines.append(
+            "- **Excluded clients (Fed-PNE).** Client-phases left out per run, deadline against "
+            "sync: " + ", ".join(f"{c} {res[('fed-pne', c, 'deadline')]['ex'][0]:.1f} against "
+                                 f"{res[('fed-pne', c, 'sync')]['ex'][0]:.1f}" for c in conds)
+            + ". Sync leaves out only clients it does not hear from within its timeout (crashed, "
+            "or a lost broadcast or report); deadline also the slow ones.")
+    crash = [c for c in conds if c.startswith("crash")]
+    if crash:
+        parts = []
+        for c in crash:
+            cells = []
+            for pol in ("sync", "deadline"):
+                x = res[("fed-pne", c, pol)]
+                crashed = M - x["fin"][0]
+                pulls = (M * x["pulls"][0] - x["fin"][0] * T) / crashed if crashed > 0 else float("nan")
+                cells.append(f"{pulls:.0f} ({pol})")
+            parts.append(f"{c}: " + " and ".join(cells))
+        further = all(res[("fed-pne", c, "deadline")]["pulls"][0] > res[("fed-pne", c, "sync")]["pulls"][0]
+                      for c in crash)
+        lines.append(
+            "- **Crashes.** Pulls a crashed client had made when it crashed at 60 s, Fed-PNE: "
+            + "; ".join(parts) + f", of T = {T}"
+            + (": the phases go faster under deadline, so a client gets further before it "
+               "crashes." if further else "."))
+    if ("fed-pne", "drop5", "sync") in res:
+        fins = [int(r["clients_finished"]) for r in rows if r["condition"] == "drop5"]
+        lines.append(
+            "- **Message loss.** With 5% of the messages lost, "
+            + (f"all {M} clients made all their pulls in every run"
+               if min(fins) == max(fins) == M else
+               f"{min(fins)} to {max(fins)} of the {M} clients made all their pulls")
+            + ": a client whose "
+            "copy of a phase is lost waits for the next phase, and the server sends the current "
+            "phase again to the clients it still expects when the phase's timer fires with "
+            "nothing to close (the last phase, which is never reported, would otherwise leave "
+            "such a client short of its budget).")
+    dconds = both("dp-fed-pne")
+    if dconds:
+        spread = [max(x["regs"]) / min(x["regs"]) for (a, _, _), x in res.items()
+                  if a == "dp-fed-pne" and len(x["regs"]) > 1 and min(x["regs"]) > 0]
+        inside = sum(
+            abs(res[("dp-fed-pne", c, "deadline")]["reg"][0] - res[("dp-fed-pne", c, "sync")]["reg"][0])
+            < max(res[("dp-fed-pne", c, p)]["reg"][1] for p in ("sync", "deadline"))
+            for c in dconds)
+        txt = "- **DP-Fed-PNE.** "
+        sigma = math.sqrt(2 * math.log(1.25 * M)) / 1.0  # dp_fed_pne_noise_std(1, 1/M)
+        if spread:
+            txt += (f"Its regret varies up to {max(spread):.1f}-fold between seeds of one "
+                    f"condition and policy (every reward carries Gaussian noise of σ = "
+                    f"{sigma:.2f} at ε = 1, δ = 1/M, against Garland's values in [0, 1]), and ")
+        txt += (f"the difference between the policies is within a standard error in {inside} of "
+                f"{len(dconds)} conditions.")
+        eps = sorted({round(e, 6) for (a, _, _), x in res.items() if a == "dp-fed-pne"
+                      for e in x["eps"] if not math.isnan(e)})
+        if eps:
+            txt += (" ε over every run: " + ", ".join(f"{e:g}" for e in eps)
+                    + (" — the same whatever the policy and condition: the guarantee is per "
+                       "reward (Gaussian noise on every reward, each node's mean released once, "
+                       "Remark D.1), so stragglers, exclusions and losses do not spend more."
+                       if len(eps) == 1 else "."))
+        lines.append(txt)
+    if lines:
+        w("Readings:")
+        w("")
+        for l in lines:
+            w(l)
+        w("")
+
 def study_section(R, rel, meta, w, cmds, img):
     present = [c for c in STUDY_CONDITIONS
                if os.path.exists(os.path.join(R, f"{c[0]}_metrics.csv"))]
@@ -164,7 +380,9 @@ def study_section(R, rel, meta, w, cmds, img):
       "what arrived within 1 s; late vectors dropped), **quorum** (the first 70% of the agents, "
       "3 s fallback) and **async** (aggregate every 25 arrivals, weight 1/(1 + s), at most 5 "
       "rounds stale). Each condition is one `fedsim sweep` over the policies with "
-      f"{meta.get('study_seeds', '?')} seeds; its commands are under its heading.")
+      f"{meta.get('study_seeds', '?')} seeds; its commands are under its heading."
+      + (" Fed-PNE under its two policies, sync and deadline, follows at the end of the section."
+         if os.path.exists(os.path.join(R, "study-fed-pne_metrics.csv")) else ""))
     w("")
     thr = None
     for name, _, _ in present:
@@ -263,7 +481,7 @@ def study_section(R, rel, meta, w, cmds, img):
         img(f"{name}/regret.png", f"{title}: simple regret by iteration per policy")
         img(f"{name}/stragglers.png", f"{title}: late and dropped reports per round")
     # Overall reading, computed from the tables.
-    w("### Reading")
+    w("### Reading (DP-FTS-DE)")
     w("")
     wins_r, wins_t = {}, {}
     for name, res in summary.items():
@@ -305,6 +523,7 @@ def study_section(R, rel, meta, w, cmds, img):
     for l in lines:
         w(l)
     w("")
+    fed_pne_study_section(R, meta, w, cmds)
     return True
 
 
@@ -620,10 +839,135 @@ def fig12_section(R, w, cmds, img):
     img("dp-fts-de-fig12/regret.png", "figure 12a: DP-FTS-DE with adaptive and fixed weights, and TS")
 
 
+def fmt_rate(x):
+    """A rate with 3 significant digits and a k/M suffix."""
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if x >= div:
+            return f"{x / div:.3g}{suffix}"
+    return f"{x:.3g}"
+
+
+def performance_section(bench_path, w):
+    """The Performance section from the JSON of build/tools/bench_report (tools/bench/report.cpp)."""
+    if not os.path.exists(bench_path):
+        w("## Performance")
+        w("")
+        w(f"No benchmark report at `{bench_path}`: run `tools/reproduce --bench` (or "
+          f"`build/tools/bench_report --out {bench_path}`, then `tools/reproduce`).")
+        w("")
+        return
+    b = json.load(open(bench_path))
+    m = b["machine"]
+    w("## Performance")
+    w("")
+    w(f"Measured by `{b['command']}` (`tools/bench/report.cpp`; `tools/reproduce --bench` runs it "
+      f"and regenerates this page), fedsim {b['fedsim_version']}, commit `{b['git_commit']}`, "
+      f"{b['date']}, in {b['wall_seconds']:.0f} s. Machine: {m['cpu']}, {m['logical_cores']} "
+      f"logical cores, {m['kernel']}; load average {m['load_average_at_start'][0]:.2f} at the start "
+      f"and {m['load_average_at_end'][0]:.2f} at the end (the machine is shared, so times vary "
+      f"between runs). Build: {b['build']['type']}, {b['build']['compiler']}, assertions "
+      f"{'on' if b['build']['assertions'] else 'off'}. Actor runs use {b['threads']} scheduler "
+      f"thread{'s' if b['threads'] != 1 else ''} each and run one after another, as does the "
+      "plain loop; each measurement ran in its own process (its peak RSS is its own), "
+      f"{b['repeats']} times with the two modes alternating, and every time below is the best of "
+      f"the {b['repeats']} (totals are sums of the rows). **Ratio** is actors / loop, both measured "
+      "in this same run on the same configurations; the actor times include writing each run's "
+      "files (observations, rounds or phases), the loop writes nothing. **Same result**: the "
+      "largest relative difference between the two modes' regrets over the runs (0: identical). "
+      "**Peak RSS of a run** (loop / actors): the maximum resident set of a process that ran "
+      "seed 1 of the row alone (a forked process that runs nothing peaks at "
+      f"{b['baseline_peak_rss_mib']:.1f} MiB).")
+    w("")
+
+    f = b["fig2a"]
+    N, T = f["agents"], f["iterations"]
+    w(f"### DP-FTS-DE figure 2a (N = {N}, T = {T})")
+    w("")
+    w("The runs of figure 2a from `scenarios/papers/dp-fts-de-fig2.toml`: as actors "
+      "(`run_federation`, what `fedsim run` and `fedsim sweep` call; perfect network, sync server) "
+      "and through the synchronous reference loop (`fbo::run_reference`, what `fedsim reference` "
+      f"calls). Agent-iterations per second are N·T = {N * T} per run over the seconds.")
+    w("")
+    w("| algorithm | runs | loop (s) | actors (s) | ratio | loop agent-it/s | actors agent-it/s | same result | peak RSS of a run (MiB) |")
+    w("|---|---|---|---|---|---|---|---|---|")
+    for r in f["rows"] + [dict(f["total"], algorithm="**all**")]:
+        w(f"| {r['algorithm']} | {r['runs']} | {r['loop_s']:.2f} | {r['actors_s']:.2f} | "
+          f"{r['ratio']:.2f} | {fmt_rate(r['loop_agent_iterations_per_s'])} | "
+          f"{fmt_rate(r['actors_agent_iterations_per_s'])} | {r['max_rel_diff']:.1g} | "
+          + (f"{r['loop_one_run_peak_rss_mib']:.0f} / {r['actors_one_run_peak_rss_mib']:.0f} |"
+             if "loop_one_run_peak_rss_mib" in r else " |"))
+    w("")
+    rows = f["rows"]
+    lo = min(rows, key=lambda r: r["ratio"])
+    hi = max(rows, key=lambda r: r["ratio"])
+    e = f["end_to_end"]
+    w(f"The whole figure 2a ({f['total']['runs']} runs) takes {f['total']['actors_s']:.1f} s as "
+      f"actors against {f['total']['loop_s']:.1f} s in the plain loop: the actor runtime costs "
+      f"{f['total']['ratio']:.2f}x the loop here, from {lo['ratio']:.2f}x ({lo['algorithm']}) to "
+      f"{hi['ratio']:.2f}x ({hi['algorithm']}). One run peaks at "
+      f"{max(r['actors_one_run_peak_rss_mib'] for r in rows):.0f} MiB as actors at most, against "
+      f"{max(r['loop_one_run_peak_rss_mib'] for r in rows):.0f} MiB in the loop; a process "
+      f"running all {f['total']['runs']} runs one after another peaks at "
+      f"{f['peak_rss_mib']['actors']:.0f} MiB (actors) and {f['peak_rss_mib']['loop']:.0f} MiB "
+      "(loop). "
+      f"End to end, tools/reproduce's two commands (`--jobs {e['jobs']}`) take {e['seconds']:.1f} s "
+      f"({e['seconds'] / f['total']['actors_s']:.2f}x the actor runs one after another, in process), "
+      f"peak RSS {e['peak_rss_mib']:.0f} MiB:")
+    w("")
+    w("```sh")
+    for c in e["commands"]:
+        w(c)
+    w("```")
+    w("")
+
+    p = b["fed_pne"]
+    w("### Fed-PNE figure 2 (T = 10000 pulls per client) and HCT")
+    w("")
+    w("The runs of figures 2 and 6 from `scenarios/papers/fed-pne-*.toml` as actors and through "
+      "the engine's loop (`xarmed::run_fed_pne`, what `fedsim xarmed` calls); pulls per second "
+      "are M·T per run over the seconds (centre pulls: a node's value is computed once per phase, so a "
+      "pull is cheap).")
+    w("")
+    w("| objective | M | runs | loop (s) | actors (s) | ratio | loop pulls/s | actors pulls/s | same result | peak RSS of a run (MiB) |")
+    w("|---|---|---|---|---|---|---|---|---|---|")
+    for r in p["rows"] + [dict(p["total"], objective="**all**", M="")]:
+        w(f"| {r['objective']} | {r['M']} | {r['runs']} | {r['loop_s']:.3f} | {r['actors_s']:.3f} | "
+          f"{r['ratio']:.2f} | {fmt_rate(r['loop_pulls_per_s'])} | "
+          f"{fmt_rate(r['actors_pulls_per_s'])} | {r['max_rel_diff']:.1g} | "
+          + (f"{r['loop_one_run_peak_rss_mib']:.0f} / {r['actors_one_run_peak_rss_mib']:.0f} |"
+             if "loop_one_run_peak_rss_mib" in r else " |"))
+    w("")
+    h = b["hct"]
+    w("| HCT (`xarmed::run_hct`) | runs | T | seconds | evaluations/s |")
+    w("|---|---|---|---|---|")
+    for r in h["rows"]:
+        w(f"| {r['objective']} | {r['runs']} | {r['budget']} | {r['seconds']:.3f} | "
+          f"{fmt_rate(r['evaluations_per_s'])} |")
+    w("")
+    e = p["end_to_end"]
+    w(f"The Fed-PNE runs take {p['total']['actors_s']:.2f} s as actors against "
+      f"{p['total']['loop_s']:.2f} s in the loop (ratio {p['total']['ratio']:.2f}; a run lasts "
+      f"{1000 * p['total']['actors_s'] / p['total']['runs']:.1f} ms on average as actors, and each "
+      "starts and stops an actor system of its own). A process running all "
+      f"{p['total']['runs']} runs peaks at {p['peak_rss_mib']['actors']:.0f} MiB (actors) and "
+      f"{p['peak_rss_mib']['loop']:.0f} MiB (loop), one running the HCT runs at "
+      f"{h['peak_rss_mib']:.0f} MiB. End to end, tools/reproduce's commands for "
+      f"figures 2 and 6 with the HCT baselines take {e['seconds']:.2f} s, peak RSS "
+      f"{e['peak_rss_mib']:.0f} MiB:")
+    w("")
+    w("```sh")
+    for c in e["commands"]:
+        w(c)
+    w("```")
+    w("")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--results", default="docs/results")
     ap.add_argument("--page", default="docs/results.md")
+    ap.add_argument("--bench", default="docs/bench.json",
+                    help="the JSON of build/tools/bench_report for the Performance section")
     ap.add_argument("--study-metrics", metavar="SWEEP_DIR",
                     help="write per-run study metrics of one sweep folder to --out and exit")
     ap.add_argument("--threshold", type=float, default=0.05)
@@ -632,15 +976,19 @@ def main():
                          "to --out and exit")
     ap.add_argument("--from-iteration", type=int, default=0,
                     help="--run-metrics: the first iteration of the late regret (default 0)")
+    ap.add_argument("--fed-pne-study-metrics", nargs="+", metavar="CONDITION=SWEEP_DIR",
+                    help="write per-run metrics of Fed-PNE study sweeps to --out and exit")
     ap.add_argument("--out")
     a = ap.parse_args()
-    if a.study_metrics or a.run_metrics:
+    if a.study_metrics or a.run_metrics or a.fed_pne_study_metrics:
         if not a.out:
-            ap.error("--study-metrics and --run-metrics need --out")
+            ap.error("--study-metrics, --run-metrics and --fed-pne-study-metrics need --out")
         if a.study_metrics:
             study_metrics(a.study_metrics, a.threshold, a.out)
-        else:
+        elif a.run_metrics:
             run_metrics(a.run_metrics, a.from_iteration, a.out)
+        else:
+            fed_pne_study_metrics(a.fed_pne_study_metrics, a.out)
         return
     R = a.results
     rel = os.path.relpath(R, os.path.dirname(os.path.abspath(a.page)) or ".")
@@ -917,6 +1265,9 @@ def main():
     # ---------------------------------------------------------------- straggler study
     studied = study_section(R, rel, meta, w, cmds, img)
 
+    # ---------------------------------------------------------------- performance
+    performance_section(a.bench, w)
+
     # ---------------------------------------------------------------- open
     w("## Not yet reproduced (open)")
     w("")
@@ -929,7 +1280,8 @@ def main():
         w("- The shipped straggler scenarios themselves (`scenarios/stragglers/*.toml`, "
           "`scenarios/async.toml`, N = 200, T = 40) and the X-armed one "
           "(`scenarios/xarmed/stragglers-garland.toml`) are not run here; the study above uses "
-          "`scenarios/stragglers/study/base.toml` (N = 100, T = 30) instead.")
+          "`scenarios/stragglers/study/base.toml` (N = 100, T = 30) and "
+          "`scenarios/stragglers/study/fed-pne.toml` instead.")
     else:
         w("- The straggler study (`scenarios/stragglers/`, `scenarios/async.toml`, "
           "`scenarios/xarmed/stragglers-garland.toml`): no paper figure to compare with, and not run here.")

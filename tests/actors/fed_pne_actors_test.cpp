@@ -114,3 +114,48 @@ TEST_CASE("Fed-PNE under a deadline excludes stragglers and still finishes", "[a
   for (const char* f : {"observations.csv", "phases.csv", "events.jsonl"})
     CHECK(slurp(dir / f) == slurp(fs::path(one.out_dir) / f));
 }
+
+TEST_CASE("Fed-PNE: a client that loses the last phase's broadcast still spends its budget",
+          "[actors][xarmed]") {
+  // The last phase is cut by the budget and never reported, so no later broadcast follows it:
+  // the server's phase timer sends it again to the clients it still expects.
+  auto c = fed_pne(4, 2000, xarmed::ObjectiveKind::garland);
+  c.world.network.link.compute = {Kind::constant, 0.01, 0, 0, 0, 0, 0};
+  scenario::AgentGroup fast;  // client 0 reports each phase before the others
+  fast.agents = {0};
+  fast.link = c.world.network.link;
+  fast.link.speed_factor = 0.5;
+  c.world.network.groups.push_back(fast);
+  const fs::path plain = fresh_dir("fedpne-lost-last-plain");
+  RunOptions opt;
+  opt.out_dir = plain.string();
+  opt.threads = 2;
+  const RunResult base = run_federation(c, opt);
+  // The last closed phase closes when the slower clients report; the last phase goes out then.
+  const auto phases = fedsim::test::read_table(plain / "phases.csv");
+  REQUIRE(phases.size() >= 2);
+  const double last_broadcast = std::stod(phases.back().at("time"));
+  scenario::NetworkPartition cut;  // client 0 is cut off just while the last phase goes out
+  cut.agents = {0};
+  cut.start = last_broadcast - 1e-3;
+  cut.end = last_broadcast + 1e-3;
+  c.world.network.partitions.push_back(cut);
+  const fs::path lost = fresh_dir("fedpne-lost-last");
+  opt.out_dir = lost.string();
+  const RunResult r = run_federation(c, opt);
+  REQUIRE(slurp(lost / "events.jsonl").find("\"reason\":\"partition\"") != std::string::npos);
+  // Client 0 makes the same pulls as without the cut (they are keyed by client and phase),
+  // later: every client ends with its whole budget and the same regret.
+  REQUIRE(r.client_regret.size() == base.client_regret.size());
+  for (size_t m = 0; m < base.client_regret.size(); ++m)
+    CHECK(r.client_regret[m] == Approx(base.client_regret[m]).epsilon(1e-12));
+  double last_pull = 0;
+  std::int64_t last_step = 0;
+  for (const auto& row : fedsim::test::read_table(lost / "observations.csv"))
+    if (row.at("client") == "0") {
+      last_pull = std::stod(row.at("time"));
+      last_step = std::stoll(row.at("step"));
+    }
+  CHECK(last_step == 2000);
+  CHECK(last_pull > last_broadcast + 1.0);  // after the timer (round_timeout x phase length)
+}

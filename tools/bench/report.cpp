@@ -1,0 +1,533 @@
+// Benchmark report for the results page: the papers' figure runs timed through the actors and
+// through the plain engine loops on the same configurations, with the peak memory of each.
+//   (a) DP-FTS-DE figure 2a (scenarios/papers/dp-fts-de-fig2.toml: TS, FTS, FTS-DE P = 2 and
+//       P = 3, N = 200, T = 40): actors (run_federation, as `fedsim run`) against the
+//       synchronous reference loop (fbo::run_reference, as `fedsim reference`);
+//   (b) Fed-PNE figure 2 (scenarios/papers/fed-pne-{garland,double-sine}.toml, M = 5, 10, 20,
+//       50, T = 10000): actors against xarmed::run_fed_pne (as `fedsim xarmed`), and the HCT
+//       baseline (xarmed::run_hct, as `fedsim xarmed --algorithm hct`).
+//   (c) the same figures end to end: tools/reproduce's `fedsim sweep` / `fedsim xarmed` commands
+//       run by the fedsim binary (files written, --jobs 2), timed as whole processes.
+// Release build; run from anywhere: build/tools/bench_report [--out FILE] (see --help);
+// `tools/reproduce --bench` runs it and puts its numbers on the results page.
+// Every (workload, mode, repeat) runs in its own forked process, so its peak RSS (ru_maxrss of
+// wait4) is its own, and so does one run of each configuration alone (the peak memory of a
+// run); modes alternate within a repeat so a load on the shared machine hits both.
+// Times are the best of the repeats per row; the actor/loop ratio is computed from times
+// measured in this same run. Both sides run the same configuration and must give the same
+// result: the largest relative difference of their regrets is recorded as a check.
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/federation.hpp"
+#include "engine/fbo/reference_loop.hpp"
+#include "engine/xarmed/fed_pne_run.hpp"
+#include "engine/xarmed/hct_run.hpp"
+#include "scenarios/loader.hpp"
+
+using namespace fedsim;
+using json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+struct Options {
+  std::string out = "docs/bench.json";
+  int fbo_seeds = 5;      // the DP-FTS-DE paper's 5 runs
+  int xarmed_seeds = 10;  // the Fed-PNE paper's 10 runs
+  int repeats = 5;
+  int threads = 1;        // actor scheduler threads per run (fedsim sweep's default)
+  int jobs = 2;           // runs in parallel in the end-to-end `fedsim sweep` (tools/reproduce's)
+  std::string fedsim = FEDSIM_BINARY;
+};
+
+std::string paper_scenario(const std::string& name) {
+  return std::string(FEDSIM_SCENARIO_DIR) + "/papers/" + name;
+}
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// ------------------------------------------------------------------ the workloads
+// A workload is a list of rows (one configuration each, over its seeds); `run_row` runs one
+// row's seeds in one mode and returns {seconds, sum of the regrets}.
+
+struct Row {
+  json key;                           // what the row is, for the report
+  std::vector<std::string> overrides;  // scenario overrides (seeds appended)
+  std::string file;
+  double work_per_run = 0;            // agent-iterations (N T) or pulls (M T)
+};
+
+enum class Mode { loop, actors };
+const char* to_string(Mode m) { return m == Mode::loop ? "loop" : "actors"; }
+
+std::vector<Row> fig2a_rows() {
+  const std::string file = paper_scenario("dp-fts-de-fig2.toml");
+  std::vector<Row> rows;
+  for (const auto& [label, sets] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"TS", {"algorithm.name=ts"}},
+           {"FTS", {"algorithm.name=fts"}},
+           {"FTS-DE, P = 2", {"algorithm.name=fts-de"}},
+           {"FTS-DE, P = 3", {"algorithm.name=fts-de", "algorithm.subregions=3"}}}) {
+    const auto c = scenario::load_scenario(file, sets);
+    rows.push_back({{{"algorithm", label}}, sets, file,
+                    double(c.algorithm.agents) * c.algorithm.iterations});
+  }
+  return rows;
+}
+
+std::vector<Row> fed_pne_rows() {
+  std::vector<Row> rows;
+  for (const std::string objective : {"garland", "double-sine"})
+    for (int M : {5, 10, 20, 50}) {
+      const std::string file = paper_scenario("fed-pne-" + objective + ".toml");
+      const std::vector<std::string> sets = {"world.agents=" + std::to_string(M)};
+      const auto c = scenario::load_scenario(file, sets);
+      rows.push_back({{{"objective", objective}, {"M", M}}, sets, file,
+                      double(M) * c.xarmed.fed_pne.budget});
+    }
+  return rows;
+}
+
+/// Runs `row` over seeds 1..seeds in `mode`; returns {seconds, per-seed regrets}.
+std::pair<double, std::vector<double>> run_row(const Row& row, Mode mode, int seeds,
+                                               const Options& o, const std::string& tmp) {
+  double seconds = 0;
+  std::vector<double> regrets;
+  for (int seed = 1; seed <= seeds; ++seed) {
+    auto sets = row.overrides;
+    sets.push_back("seed=" + std::to_string(seed));
+    const auto c = scenario::load_scenario(row.file, sets);
+    double regret = 0;
+    const auto start = Clock::now();
+    if (mode == Mode::actors) {
+      actors::RunOptions opt;
+      opt.out_dir = tmp;
+      opt.threads = o.threads;
+      const auto r = actors::run_federation(c, opt);
+      regret = c.xarmed.enabled ? r.average_cumulative_regret : r.final_simple_regret;
+    } else if (c.xarmed.enabled) {
+      regret = xarmed::run_fed_pne(c.xarmed.fed_pne).average_regret;
+    } else {
+      regret = fbo::run_reference(c.algorithm).final_simple_regret;
+    }
+    seconds += seconds_since(start);
+    regrets.push_back(regret);
+  }
+  return {seconds, regrets};
+}
+
+json run_rows(const std::vector<Row>& rows, Mode mode, int seeds, const Options& o) {
+  const std::string tmp =
+      (std::filesystem::temp_directory_path() / ("fedsim-bench-" + std::to_string(getpid())))
+          .string();
+  json out = json::array();
+  for (const auto& row : rows) {
+    const auto [s, regrets] = run_row(row, mode, seeds, o, tmp);
+    out.push_back({{"seconds", s}, {"regrets", regrets}});
+  }
+  std::filesystem::remove_all(tmp);
+  return out;
+}
+
+/// HCT on both objectives, T = 10000 evaluations, `fedsim xarmed --algorithm hct`'s defaults.
+json run_hct_rows(int seeds) {
+  json out = json::array();
+  for (const std::string objective : {"garland", "double-sine"}) {
+    const auto c = scenario::load_scenario(paper_scenario("fed-pne-" + objective + ".toml"));
+    double seconds = 0;
+    std::vector<double> regrets;
+    for (int seed = 1; seed <= seeds; ++seed) {
+      xarmed::HctRunConfig h;
+      h.problem = c.xarmed.fed_pne.problem;
+      h.problem.seed = static_cast<std::uint64_t>(seed);
+      h.budget = c.xarmed.fed_pne.budget;
+      h.validate();
+      const auto start = Clock::now();
+      regrets.push_back(xarmed::run_hct(h).cumulative_regret);
+      seconds += seconds_since(start);
+    }
+    out.push_back({{"objective", objective}, {"budget", c.xarmed.fed_pne.budget},
+                   {"seconds", seconds}, {"regrets", regrets}});
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ one process per measurement
+
+struct Measured {
+  json result;
+  double peak_rss_mib = 0;
+};
+
+/// Runs `work` in a forked child (which creates its own actor systems: the parent never starts
+/// a thread) and returns its JSON and peak RSS. Exits on failure.
+Measured in_child(const std::string& what, const std::function<json()>& work) {
+  std::fprintf(stderr, "bench_report: %s ...\n", what.c_str());
+  std::fflush(nullptr);
+  int fd[2];
+  if (pipe(fd) != 0) std::perror("pipe"), std::exit(1);
+  const pid_t pid = fork();
+  if (pid < 0) std::perror("fork"), std::exit(1);
+  if (pid == 0) {
+    close(fd[0]);
+    int rc = 0;
+    std::string text;
+    try {
+      text = work().dump();
+    } catch (const std::exception& e) {
+      text = json{{"error", e.what()}}.dump();
+      rc = 1;
+    }
+    for (std::size_t off = 0; off < text.size();) {
+      const ssize_t n = write(fd[1], text.data() + off, text.size() - off);
+      if (n <= 0) _exit(1);
+      off += static_cast<std::size_t>(n);
+    }
+    close(fd[1]);
+    _exit(rc);
+  }
+  close(fd[1]);
+  std::string text;
+  char buf[65536];
+  for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  close(fd[0]);
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text.empty()) {
+    std::fprintf(stderr, "bench_report: %s failed: %s\n", what.c_str(), text.c_str());
+    std::exit(1);
+  }
+  return {json::parse(text), usage.ru_maxrss / 1024.0};  // kilobytes on Linux
+}
+
+/// Runs `argv` (output discarded) and returns its wall seconds and peak RSS; exits on failure.
+std::pair<double, double> time_command(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const auto& a : argv) line += (line.empty() ? "" : " ") + a;
+  std::fprintf(stderr, "bench_report: + %s\n", line.c_str());
+  std::fflush(nullptr);
+  const auto start = Clock::now();
+  const pid_t pid = fork();
+  if (pid < 0) std::perror("fork"), std::exit(1);
+  if (pid == 0) {
+    std::vector<char*> args;
+    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    if (!std::freopen("/dev/null", "w", stdout)) _exit(127);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  const double seconds = seconds_since(start);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "bench_report: failed: %s\n", line.c_str());
+    std::exit(1);
+  }
+  return {seconds, usage.ru_maxrss / 1024.0};
+}
+
+/// tools/reproduce's commands for one figure, end to end through the `fedsim` binary (files
+/// written, `--jobs` runs in parallel), the best of the repeats: {commands (the temporary
+/// output folder `tmp` shown as TMP), seconds, peak RSS}.
+json end_to_end(const std::vector<std::vector<std::string>>& commands, const std::string& tmp,
+                const Options& o) {
+  double best = 1e300, rss = 0;
+  json shown = json::array();
+  for (int r = 0; r < o.repeats; ++r) {
+    double total = 0;
+    std::filesystem::remove_all(tmp);  // else `fedsim sweep` skips the runs it finds complete
+    for (const auto& argv : commands) {
+      const auto [s, m] = time_command(argv);
+      total += s;
+      rss = std::max(rss, m);
+    }
+    best = std::min(best, total);
+  }
+  for (auto argv : commands) {  // as run from the source tree, outputs in a temporary folder
+    argv[0] = "build/tools/fedsim";
+    std::string line;
+    for (auto a : argv) {
+      if (a.rfind(FEDSIM_SOURCE_DIR "/", 0) == 0) a = a.substr(sizeof(FEDSIM_SOURCE_DIR));
+      if (a.rfind(tmp, 0) == 0) a = "TMP" + a.substr(tmp.size());
+      line += (line.empty() ? "" : " ") + a;
+    }
+    shown.push_back(line);
+  }
+  return {{"commands", shown}, {"jobs", o.jobs}, {"seconds", best}, {"peak_rss_mib", rss}};
+}
+
+// ------------------------------------------------------------------ the report
+
+std::string first_line_of(const char* command) {
+  std::string s;
+  if (FILE* p = popen(command, "r")) {
+    char buf[256];
+    if (std::fgets(buf, sizeof buf, p)) s = buf;
+    pclose(p);
+  }
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+json machine() {
+  std::string cpu;
+  std::ifstream info("/proc/cpuinfo");
+  for (std::string line; std::getline(info, line);)
+    if (line.rfind("model name", 0) == 0) {
+      cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  utsname u{};
+  uname(&u);
+  double load[3] = {0, 0, 0};
+  getloadavg(load, 3);
+  return {{"cpu", cpu},
+          {"logical_cores", std::thread::hardware_concurrency()},
+          {"kernel", std::string(u.sysname) + " " + u.release},
+          {"load_average_at_start", {load[0], load[1], load[2]}}};
+}
+
+double min_over(const std::vector<json>& repeats, std::size_t row) {
+  double best = 1e300;
+  for (const auto& r : repeats) best = std::min(best, r[row]["seconds"].get<double>());
+  return best;
+}
+
+/// Largest |a - b| / max(|b|, 1e-12) over paired regrets (0: identical results).
+double max_rel_diff(const json& a, const json& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double x = a[i].get<double>(), y = b[i].get<double>();
+    d = std::max(d, std::abs(x - y) / std::max(std::abs(y), 1e-12));
+  }
+  return d;
+}
+
+/// Runs one actors-vs-loop workload over the repeats; `unit` names the work ("agent_iterations"
+/// or "pulls").
+json compare(const std::string& name, const std::vector<Row>& rows, int seeds, const Options& o,
+             const std::string& unit) {
+  std::vector<json> runs[2];
+  double rss[2] = {0, 0};
+  for (int r = 0; r < o.repeats; ++r)
+    for (const Mode mode : {Mode::loop, Mode::actors}) {
+      const auto m = in_child(name + " " + to_string(mode) + ", repeat " + std::to_string(r + 1),
+                              [&] { return run_rows(rows, mode, seeds, o); });
+      runs[int(mode)].push_back(m.result);
+      rss[int(mode)] = std::max(rss[int(mode)], m.peak_rss_mib);
+    }
+  // The peak memory of one run: seed 1 of each row alone in a process, in each mode.
+  double one_run_rss[2][64] = {};
+  for (std::size_t i = 0; i < rows.size() && i < 64; ++i)
+    for (const Mode mode : {Mode::loop, Mode::actors})
+      one_run_rss[int(mode)][i] =
+          in_child(name + " " + to_string(mode) + ", one run of row " + std::to_string(i + 1),
+                   [&] { return run_rows({rows[i]}, mode, 1, o); })
+              .peak_rss_mib;
+  json out_rows = json::array();
+  double total[2] = {0, 0}, work = 0, diff = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const double loop = min_over(runs[0], i), act = min_over(runs[1], i);
+    const double w = rows[i].work_per_run * seeds;
+    const double d = max_rel_diff(runs[1][0][i]["regrets"], runs[0][0][i]["regrets"]);
+    json row = rows[i].key;
+    row.update({{"runs", seeds},
+                {"loop_s", loop},
+                {"actors_s", act},
+                {"ratio", act / loop},
+                {"loop_" + unit + "_per_s", w / loop},
+                {"actors_" + unit + "_per_s", w / act},
+                {"max_rel_diff", d},
+                {"loop_one_run_peak_rss_mib", one_run_rss[0][i]},
+                {"actors_one_run_peak_rss_mib", one_run_rss[1][i]}});
+    out_rows.push_back(row);
+    total[0] += loop;
+    total[1] += act;
+    work += w;
+    diff = std::max(diff, d);
+  }
+  return {{"rows", out_rows},
+          {"total",
+           {{"runs", seeds * rows.size()},
+            {"loop_s", total[0]},
+            {"actors_s", total[1]},
+            {"ratio", total[1] / total[0]},
+            {"loop_" + unit + "_per_s", work / total[0]},
+            {"actors_" + unit + "_per_s", work / total[1]},
+            {"max_rel_diff", diff}}},
+          {"peak_rss_mib", {{"loop", rss[0]}, {"actors", rss[1]}}}};  // all runs, one process
+}
+
+void usage() {
+  std::puts(
+      "Usage: bench_report [--out FILE] [--fbo-seeds K] [--xarmed-seeds K] [--repeats R] "
+      "[--threads N]\n"
+      "Times DP-FTS-DE figure 2a (TS, FTS, FTS-DE P = 2, 3; N = 200, T = 40) and Fed-PNE figure 2\n"
+      "(Garland, DoubleSine; M = 5, 10, 20, 50; T = 10000) as actors and as plain engine loops,\n"
+      "and HCT, with each process's peak RSS; writes JSON for tools/results_page.py.\n"
+      "  --out FILE        default docs/bench.json\n"
+      "  --fbo-seeds K     seeds 1..K of each figure 2a run (default 5, the paper's)\n"
+      "  --xarmed-seeds K  seeds 1..K of each Fed-PNE and HCT run (default 10, the paper's)\n"
+      "  --repeats R       each measurement R times, the best kept (default 5)\n"
+      "  --threads N       actor scheduler threads per run (default 1)\n"
+      "  --jobs J          parallel runs of the end-to-end `fedsim sweep` (default 2)\n"
+      "  --fedsim PATH     the fedsim binary for the end-to-end runs (default the build's)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  std::string command = "build/tools/bench_report";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    command += " " + a;
+    if (a == "-h" || a == "--help") return usage(), 0;
+    if (i + 1 >= argc) return std::fprintf(stderr, "bench_report: bad argument '%s'\n", a.c_str()), 2;
+    const std::string v = argv[++i];
+    command += " " + v;
+    const int n = std::atoi(v.c_str());
+    if (a == "--out") o.out = v;
+    else if (a == "--fbo-seeds" && n > 0) o.fbo_seeds = n;
+    else if (a == "--xarmed-seeds" && n > 0) o.xarmed_seeds = n;
+    else if (a == "--repeats" && n > 0) o.repeats = n;
+    else if (a == "--threads" && n > 0) o.threads = n;
+    else if (a == "--jobs" && n > 0) o.jobs = n;
+    else if (a == "--fedsim") o.fedsim = v;
+    else return std::fprintf(stderr, "bench_report: bad argument '%s %s'\n", a.c_str(), v.c_str()), 2;
+  }
+#ifndef NDEBUG
+  std::fprintf(stderr, "bench_report: warning: not a Release build (assertions on)\n");
+#endif
+  const auto start = Clock::now();
+  json report;
+  report["machine"] = machine();
+  report["build"] = {{"type", FEDSIM_BUILD_TYPE},
+                     {"compiler", std::string("GCC ") + __VERSION__},
+                     {"assertions", 
+#ifdef NDEBUG
+                      false
+#else
+                      true
+#endif
+                     }};
+  report["fedsim_version"] = FEDSIM_VERSION;
+  report["git_commit"] = first_line_of("git -C " FEDSIM_SOURCE_DIR " rev-parse --short HEAD 2>/dev/null");
+  report["command"] = command;
+  // The peak RSS of a forked process that runs nothing: what every figure below includes.
+  report["baseline_peak_rss_mib"] = in_child("baseline", [] { return json::object(); }).peak_rss_mib;
+  report["threads"] = o.threads;
+  report["repeats"] = o.repeats;
+  report["fig2a"] = compare("figure 2a", fig2a_rows(), o.fbo_seeds, o, "agent_iterations");
+  report["fig2a"]["agents"] = 200;
+  report["fig2a"]["iterations"] = 40;
+  report["fed_pne"] = compare("Fed-PNE figure 2", fed_pne_rows(), o.xarmed_seeds, o, "pulls");
+  {
+    std::vector<json> runs;
+    double rss = 0;
+    for (int r = 0; r < o.repeats; ++r) {
+      auto m = in_child("HCT, repeat " + std::to_string(r + 1), [&] { return run_hct_rows(o.xarmed_seeds); });
+      runs.push_back(m.result);
+      rss = std::max(rss, m.peak_rss_mib);
+    }
+    json rows = json::array();
+    for (std::size_t i = 0; i < runs[0].size(); ++i) {
+      const double s = min_over(runs, i);
+      const double evals = runs[0][i]["budget"].get<double>() * o.xarmed_seeds;
+      rows.push_back({{"objective", runs[0][i]["objective"]},
+                      {"runs", o.xarmed_seeds},
+                      {"budget", runs[0][i]["budget"]},
+                      {"seconds", s},
+                      {"evaluations_per_s", evals / s}});
+    }
+    report["hct"] = {{"rows", rows}, {"peak_rss_mib", rss}};
+  }
+  {
+    const std::string tmp =
+        (std::filesystem::temp_directory_path() / ("fedsim-bench-cli-" + std::to_string(getpid())))
+            .string();
+    const std::string fbo_seeds = std::to_string(o.fbo_seeds), xa = std::to_string(o.xarmed_seeds),
+                      jobs = std::to_string(o.jobs), fig2 = paper_scenario("dp-fts-de-fig2.toml");
+    const std::vector<std::string> common = {"--jobs", jobs, "--quiet"};
+    auto sweep = [&](std::vector<std::string> args, const std::string& out) {
+      args.insert(args.begin(), {o.fedsim, "sweep"});
+      args.insert(args.end(), common.begin(), common.end());
+      args.insert(args.end(), {"--out", tmp + "/" + out});
+      return args;
+    };
+    report["fig2a"]["end_to_end"] = end_to_end(
+        {sweep({fig2, "--seeds", fbo_seeds, "--grid", "algorithm.name=ts,fts,fts-de"}, "fig2a"),
+         sweep({fig2, "--seeds", fbo_seeds, "--set", "algorithm.name=fts-de", "--grid",
+                "algorithm.subregions=3"},
+               "fig2a-p3")},
+        tmp, o);
+    std::vector<std::vector<std::string>> xarmed;
+    for (const std::string objective : {"garland", "double-sine"}) {
+      xarmed.push_back(sweep({paper_scenario("fed-pne-" + objective + ".toml"), "--seeds", xa, "--grid",
+                              "world.agents=5,10,20,50"},
+                             "fed-pne-" + objective));
+      xarmed.push_back({o.fedsim, "xarmed", "--algorithm", "hct", "--objective", objective,
+                        "--clients", "10", "--budget", "10000", "--seeds", xa, "--out",
+                        tmp + "/hct-" + objective});
+    }
+    report["fed_pne"]["end_to_end"] = end_to_end(xarmed, tmp, o);
+    std::filesystem::remove_all(tmp);
+  }
+  double load[3] = {0, 0, 0};
+  getloadavg(load, 3);
+  report["machine"]["load_average_at_end"] = {load[0], load[1], load[2]};
+  report["wall_seconds"] = seconds_since(start);
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  report["date"] = date;
+
+  const std::filesystem::path out(o.out);
+  if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
+  std::ofstream(out) << report.dump(2) << "\n";
+  const auto& f = report["fig2a"]["total"];
+  const auto& p = report["fed_pne"]["total"];
+  std::printf(
+      "figure 2a (%d runs): loop %.2f s, actors %.2f s, ratio %.2f; %.0f agent-iterations/s as "
+      "actors; peak RSS loop %.0f MiB, actors %.0f MiB\n",
+      f["runs"].get<int>(), f["loop_s"].get<double>(), f["actors_s"].get<double>(),
+      f["ratio"].get<double>(), f["actors_agent_iterations_per_s"].get<double>(),
+      report["fig2a"]["peak_rss_mib"]["loop"].get<double>(),
+      report["fig2a"]["peak_rss_mib"]["actors"].get<double>());
+  std::printf(
+      "Fed-PNE figure 2 (%d runs): loop %.2f s, actors %.2f s, ratio %.2f; %.3g pulls/s as "
+      "actors; peak RSS loop %.0f MiB, actors %.0f MiB\n",
+      p["runs"].get<int>(), p["loop_s"].get<double>(), p["actors_s"].get<double>(),
+      p["ratio"].get<double>(), p["actors_pulls_per_s"].get<double>(),
+      report["fed_pne"]["peak_rss_mib"]["loop"].get<double>(),
+      report["fed_pne"]["peak_rss_mib"]["actors"].get<double>());
+  std::printf("end to end (fedsim sweep --jobs %d): figure 2a %.2f s, Fed-PNE figure 2 with HCT %.2f s\n",
+              o.jobs, report["fig2a"]["end_to_end"]["seconds"].get<double>(),
+              report["fed_pne"]["end_to_end"]["seconds"].get<double>());
+  std::printf("wall %.1f s -> %s\n", report["wall_seconds"].get<double>(), o.out.c_str());
+  return 0;
+}
