@@ -26,15 +26,13 @@ void start_iteration(self_ptr self) {
     case fbo::Algorithm::fts: {
       // One-shot: the first broadcast's messages only; otherwise the newest relayed set.
       if (b && b->released && b->round > s.used_round && (!cfg.fts_one_shot || s.used_round < 0)) {
-        std::vector<const Eigen::VectorXd*> inbox(cfg.agents, nullptr);
-        auto& columns = s.fts_messages;  // the pool points into these
-        columns.resize(b->sources.size());
-        for (size_t k = 0; k < b->sources.size(); ++k) {
-          columns[k] = Eigen::Map<const Eigen::VectorXd>(b->joint.begin() + k * b->rows, b->rows);
-          inbox[b->sources[k]] = &columns[k];
-        }
+        // Views of the shared broadcast buffer, which pool_source keeps alive: no copies.
+        s.pool_source = *b;
+        std::vector<const double*> inbox(cfg.agents, nullptr);
+        for (size_t k = 0; k < b->sources.size(); ++k)
+          inbox[b->sources[k]] = s.pool_source->joint.begin() + k * b->rows;
         s.pool = fbo::FtsMessagePool(cfg.fts_one_shot);
-        s.pool.reset(inbox, static_cast<int>(s.id));
+        s.pool.reset(inbox, b->rows, static_cast<int>(s.id));
       }
       c = fbo::fts_choose(*s.agent, t, s.pool, cfg.p_schedule, cfg.p1_equals_p2, rng);
       break;

@@ -44,7 +44,8 @@ struct AgentActorState {
   std::int32_t used_round = -1;         ///< round of the newest broadcast used so far
   std::optional<broadcast> latest;      ///< newest broadcast received
   fbo::FtsMessagePool pool{false};
-  std::vector<Eigen::VectorXd> fts_messages;  ///< FTS: the relayed vectors the pool draws from
+  /// FTS: the broadcast whose relayed vectors the pool views (kept alive while it draws).
+  std::optional<broadcast> pool_source;
   static inline const char* name = "agent";
 };
 

@@ -54,7 +54,7 @@ int FboAgent::argmax_local_ts(RandomStream& rng) const {
   return grid_argmax(exact_->sample_pathwise(rng, context_->beta)).index;
 }
 
-int FboAgent::argmax_omega(const Eigen::VectorXd& omega) const {
+int FboAgent::argmax_omega(const Eigen::Ref<const Eigen::VectorXd>& omega) const {
   return grid_argmax(context_->grid_features * omega).index;
 }
 

@@ -56,7 +56,7 @@ class FboAgent {
   /// Local TS: argmax of one function drawn from the agent's own posterior.
   int argmax_local_ts(RandomStream& rng) const;
   /// argmax over the grid of phi(x)'omega.
-  int argmax_omega(const Eigen::VectorXd& omega) const;
+  int argmax_omega(const Eigen::Ref<const Eigen::VectorXd>& omega) const;
   /// argmax over the grid of phi(x)'omega^(i[x]) (DP-FTS-DE Algo 2 line 8). joint: M x P.
   int argmax_joint(const Eigen::Ref<const Eigen::MatrixXd>& joint) const;
   /// Records y observed at grid point `index`.

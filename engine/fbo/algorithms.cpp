@@ -45,8 +45,9 @@ Choice de_choose(const FboAgent& agent, int t, const Eigen::Ref<const Eigen::Mat
   return {agent.argmax_joint(*joint), Branch::federated, -1};
 }
 
-void FtsMessagePool::reset(const std::vector<const Eigen::VectorXd*>& messages, int exclude) {
+void FtsMessagePool::reset(const std::vector<const double*>& messages, int dim, int exclude) {
   messages_ = messages;
+  dim_ = dim;
   weights_.assign(messages.size(), 0.0);
   total_ = 0.0;
   for (size_t m = 0; m < messages.size(); ++m) {
@@ -56,7 +57,20 @@ void FtsMessagePool::reset(const std::vector<const Eigen::VectorXd*>& messages, 
   }
 }
 
-const Eigen::VectorXd& FtsMessagePool::draw(RandomStream& rng, int* source) {
+void FtsMessagePool::reset(const std::vector<const Eigen::VectorXd*>& messages, int exclude) {
+  std::vector<const double*> views(messages.size(), nullptr);
+  int dim = 0;
+  for (size_t m = 0; m < messages.size(); ++m) {
+    if (messages[m] == nullptr) continue;
+    if (dim > 0 && messages[m]->size() != dim)
+      throw std::invalid_argument("FTS message pool: messages of different sizes");
+    dim = static_cast<int>(messages[m]->size());
+    views[m] = messages[m]->data();
+  }
+  reset(views, dim, exclude);
+}
+
+Eigen::Map<const Eigen::VectorXd> FtsMessagePool::draw(RandomStream& rng, int* source) {
   if (empty()) throw std::logic_error("FTS message pool is empty");
   const double u = rng.uniform() * total_;
   double acc = 0.0;
@@ -72,7 +86,7 @@ const Eigen::VectorXd& FtsMessagePool::draw(RandomStream& rng, int* source) {
     weights_[pick] = 0.0;
   }
   if (source) *source = static_cast<int>(pick);
-  return *messages_[pick];
+  return Eigen::Map<const Eigen::VectorXd>(messages_[pick], dim_);
 }
 
 Choice fts_choose(const FboAgent& agent, int t, FtsMessagePool& pool, PSchedule schedule,
@@ -80,7 +94,7 @@ Choice fts_choose(const FboAgent& agent, int t, FtsMessagePool& pool, PSchedule 
   const double r = rng.uniform();
   if (pool.empty() || r <= p_local(schedule, t, p1_equals_p2)) return ts_choose(agent, rng);
   int source = -1;
-  const Eigen::VectorXd& omega = pool.draw(rng, &source);
+  const auto omega = pool.draw(rng, &source);
   return {agent.argmax_omega(omega), Branch::federated, source};
 }
 

@@ -35,22 +35,27 @@ Choice de_choose(const FboAgent& agent, int t, const Eigen::Ref<const Eigen::Mat
                  PSchedule schedule, bool p1_equals_p2, RandomStream& rng);
 
 /// The messages an FTS agent may draw from, with the preference distribution P_N.
-/// A weight of 0 marks a straggler (no message) or a message already used.
+/// A weight of 0 marks a straggler (no message) or a message already used. The pool holds
+/// views: the vectors stay in the caller's storage (an actor's shared broadcast buffer), which
+/// must outlive the pool's use of them.
 class FtsMessagePool {
  public:
   /// remove_after_use: FTS's one-shot setting (each message used once, then P_N renormalised);
   /// false for the general setting where messages are refreshed every round.
   explicit FtsMessagePool(bool remove_after_use) : remove_after_use_(remove_after_use) {}
-  /// Replaces the pool: messages[m] == nullptr means agent m sent nothing (weight 0).
-  /// exclude (the owner itself) gets weight 0. Uniform P_N over the rest.
+  /// Replaces the pool: messages[m] points at agent m's `dim` doubles, or is nullptr when it
+  /// sent nothing (weight 0). exclude (the owner itself) gets weight 0. Uniform P_N over the rest.
+  void reset(const std::vector<const double*>& messages, int dim, int exclude);
+  /// The same for vectors held as Eigen vectors (all of one size).
   void reset(const std::vector<const Eigen::VectorXd*>& messages, int exclude);
   bool empty() const { return total_ <= 0.0; }
-  /// Draws m ~ P_N, returns its message and (in one-shot mode) removes it.
-  const Eigen::VectorXd& draw(RandomStream& rng, int* source);
+  /// Draws m ~ P_N, returns a view of its message and (in one-shot mode) removes it.
+  Eigen::Map<const Eigen::VectorXd> draw(RandomStream& rng, int* source);
 
  private:
   bool remove_after_use_;
-  std::vector<const Eigen::VectorXd*> messages_;
+  std::vector<const double*> messages_;
+  int dim_ = 0;
   std::vector<double> weights_;
   double total_ = 0.0;
 };
