@@ -162,7 +162,10 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
             return;
           }
           if (r.client >= 0 && r.client < num_clients(s)) {
-            s.presumed_dead[r.client] = 0;  // it is alive after all
+            // It is alive after all: its count of missed phases starts again (else the next
+            // timeout would presume it dead at once and skip it when resending the phase).
+            s.presumed_dead[r.client] = 0;
+            s.missed[r.client] = 0;
             if (status == xarmed::ReportStatus::accepted) s.reported[r.client] = 1;
           }
           arm_timer(self);

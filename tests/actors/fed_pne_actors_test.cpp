@@ -159,3 +159,41 @@ TEST_CASE("Fed-PNE: a client that loses the last phase's broadcast still spends 
   CHECK(last_step == 2000);
   CHECK(last_pull > last_broadcast + 1.0);  // after the timer (round_timeout x phase length)
 }
+
+TEST_CASE("Fed-PNE: a straggler presumed dead that reports late is sent the last phase again",
+          "[actors][xarmed]") {
+  // Under a deadline the slow client 0 misses phase after phase and is presumed dead; when its
+  // late report arrives it is alive again, and the server's timer must resend it the last phase
+  // (whose broadcast it lost) instead of presuming it dead again at once.
+  auto c = fed_pne(4, 3000, xarmed::ObjectiveKind::garland);
+  c.world.network.link.compute = {Kind::constant, 0.01, 0, 0, 0, 0, 0};
+  scenario::AgentGroup slow;
+  slow.agents = {0};
+  slow.link = c.world.network.link;
+  slow.link.speed_factor = 4.0;
+  c.world.network.groups.push_back(slow);
+  c.policy.kind = scenario::PolicyConfig::Kind::deadline;
+  c.policy.deadline = 0.02;  // per pull: the others (0.01 s a pull) make it, client 0 does not
+  c.policy.dead_after_missed = 2;
+  const fs::path plain = fresh_dir("fedpne-revived-plain");
+  RunOptions opt;
+  opt.out_dir = plain.string();
+  run_federation(c, opt);
+  const auto phases = fedsim::test::read_table(plain / "phases.csv");
+  REQUIRE(phases.size() >= 3);
+  const double last_broadcast = std::stod(phases.back().at("time"));
+  scenario::NetworkPartition cut;  // client 0 loses the last phase's broadcast
+  cut.agents = {0};
+  cut.start = last_broadcast - 1e-3;
+  cut.end = last_broadcast + 1e-3;
+  c.world.network.partitions.push_back(cut);
+  const fs::path lost = fresh_dir("fedpne-revived");
+  opt.out_dir = lost.string();
+  run_federation(c, opt);
+  const std::string events = slurp(lost / "events.jsonl");
+  REQUIRE(events.find("\"reason\":\"partition\"") != std::string::npos);
+  std::int64_t last_step = 0;
+  for (const auto& row : fedsim::test::read_table(lost / "observations.csv"))
+    if (row.at("client") == "0") last_step = std::stoll(row.at("step"));
+  CHECK(last_step == 3000);
+}
