@@ -14,6 +14,10 @@ void send_to(self_ptr self, node_id to, caf::message payload, std::uint64_t byte
   self->send(s.shared->network, envelope{s.id, to, 0.0, bytes, std::move(payload)});
 }
 
+bool is_peer(const AgentActorState& s) {
+  return static_cast<int>(s.id) >= s.shared->config.learners();
+}
+
 void start_iteration(self_ptr self) {
   auto& s = self->state;
   const auto& cfg = s.shared->config;
@@ -57,7 +61,8 @@ void start_iteration(self_ptr self) {
 
 void maybe_continue(self_ptr self) {
   auto& s = self->state;
-  if (!s.started || s.busy || !s.alive || s.done) return;
+  // A peer never queries (one that crashed before sending its message sends nothing).
+  if (!s.started || s.busy || !s.alive || s.done || is_peer(s)) return;
   const bool alone = s.shared->config.algorithm == fbo::Algorithm::ts;
   if (alone || !s.shared->wait_for_broadcast ||
       (s.latest && s.latest->round >= s.pending_report_round))
@@ -68,10 +73,6 @@ void maybe_continue(self_ptr self) {
 void finish_run(self_ptr self) {
   self->state.done = true;
   send_to(self, server_node, caf::make_message(agent_done{self->state.id}));
-}
-
-bool is_peer(const AgentActorState& s) {
-  return static_cast<int>(s.id) >= s.shared->config.learners();
 }
 
 void finish_evaluations(self_ptr self, double now) {
@@ -108,7 +109,11 @@ void finish_evaluations(self_ptr self, double now) {
     send_to(self, server_node, caf::make_message(std::move(r)),
             static_cast<std::uint64_t>(omega.size()) * sizeof(double) + 16);
   }
-  if (peer) return finish_run(self);  // a peer sends one message, before the start
+  if (peer) {  // a peer sends its one message (the server expects it in round 0 only)
+    s.done = true;
+    if (cfg.algorithm == fbo::Algorithm::ts) finish_run(self);  // TS: no message to overtake
+    return;
+  }
   maybe_continue(self);
 }
 

@@ -178,12 +178,14 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
           if (!s.open || tm.round != s.server->broadcast().phase) return;
           s.timer_armed = false;
           if (s.server->reports_received() > 0) return close_phase(self);
-          // Nobody reported: wait longer while anyone is expected, and send the phase again to
-          // those expected. A client whose copy was lost waits for the next broadcast, and the
-          // last phase (cut by the budget, never reported) has none: without this a lost copy
-          // of it leaves the client short of its budget. Clients ignore a phase they have.
-          note_misses(s);
+          // Nobody reported: send the phase again to those expected, then count this timeout's
+          // misses and wait longer while anyone is expected. A client whose copy was lost waits
+          // for the next broadcast, and the last phase (cut by the budget, never reported) has
+          // none: without this a lost copy of it leaves the client short of its budget. The
+          // resend comes first so that a client presumed dead by this very timeout still gets
+          // it. Clients ignore a phase they have.
           send_phase(self, true);
+          note_misses(s);
           arm_timer(self);
         });
       },

@@ -115,6 +115,11 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
   const std::uint64_t bytes = b.joint.size() * sizeof(double) + 16;
   double norm2 = 0.0;
   for (std::size_t k = 0; k < b.joint.size(); ++k) norm2 += b.joint.begin()[k] * b.joint.begin()[k];
+  // FTS's peers (the target-agent setting) send one message, in round 0: the server expects
+  // them no longer. (An agent_done of theirs could overtake their report on a slow link.)
+  if (s.round == 0)
+    for (int n = s.shared->config.learners(); n < num_agents(s); ++n)
+      set_status(s, n, true, s.presumed_dead[n]);
   send_all(self, caf::make_message(std::move(b)), bytes);
   logger("server")->debug("t={:.3f} round {}: {} vectors, {} selected, {} late, {} rejected, eps {:.3f}",
                           s.now, s.round, participants, selected, s.late, s.rejected, epsilon);

@@ -37,7 +37,8 @@ Choice de_choose(const FboAgent& agent, int t, const Eigen::Ref<const Eigen::Mat
 /// The messages an FTS agent may draw from, with the preference distribution P_N.
 /// A weight of 0 marks a straggler (no message) or a message already used. The pool holds
 /// views: the vectors stay in the caller's storage (an actor's shared broadcast buffer), which
-/// must outlive the pool's use of them.
+/// must outlive the pool's use of them and stay unchanged — assigning to a vector (even moving
+/// into it) invalidates its view, so reset the pool after replacing the messages.
 class FtsMessagePool {
  public:
   /// remove_after_use: FTS's one-shot setting (each message used once, then P_N renormalised);

@@ -210,11 +210,12 @@ ReferenceResult run_reference(const ReferenceConfig& config, const GridObjective
       query(n, t, c);
     }
     // Every broadcast is used by the next iteration: the last one (t = T) would go unused,
-    // so it is not released and costs no privacy.
-    if (!sends || t == T) continue;
-    collect(t);
+    // so it is not released and costs no privacy. One-shot FTS uses only the first messages.
+    const bool one_shot = config.algorithm == Algorithm::fts && config.fts_one_shot;
+    if (!sends || t == T || one_shot) continue;
+    collect(t);  // replaces the messages: the pools' views must be reset before any draw
     if (server) release(t);
-    if (config.algorithm == Algorithm::fts && !config.fts_one_shot)
+    if (config.algorithm == Algorithm::fts)
       for (int n = 0; n < N; ++n) pools[n].reset(inbox, n);
   }
 

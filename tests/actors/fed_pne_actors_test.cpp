@@ -174,7 +174,7 @@ TEST_CASE("Fed-PNE: a straggler presumed dead that reports late is sent the last
   c.world.network.groups.push_back(slow);
   c.policy.kind = scenario::PolicyConfig::Kind::deadline;
   c.policy.deadline = 0.02;  // per pull: the others (0.01 s a pull) make it, client 0 does not
-  c.policy.dead_after_missed = 2;
+  c.policy.dead_after_missed = 1;  // presumed dead at its first miss: the hardest case
   const fs::path plain = fresh_dir("fedpne-revived-plain");
   RunOptions opt;
   opt.out_dir = plain.string();
