@@ -443,8 +443,11 @@ int main(int argc, char** argv) {
   report["threads"] = o.threads;
   report["repeats"] = o.repeats;
   report["fig2a"] = compare("figure 2a", fig2a_rows(), o.fbo_seeds, o, "agent_iterations");
-  report["fig2a"]["agents"] = 200;
-  report["fig2a"]["iterations"] = 40;
+  {  // N and T as the scenario sets them (the page prints N·T per run)
+    const auto fig2 = scenario::load_scenario(paper_scenario("dp-fts-de-fig2.toml"));
+    report["fig2a"]["agents"] = fig2.world.agents;
+    report["fig2a"]["iterations"] = fig2.algorithm.iterations;
+  }
   report["fed_pne"] = compare("Fed-PNE figure 2", fed_pne_rows(), o.xarmed_seeds, o, "pulls");
   {
     std::vector<json> runs;

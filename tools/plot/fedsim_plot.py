@@ -61,6 +61,8 @@ except ImportError as e:
           "that has them", file=sys.stderr)
     sys.exit(3)
 
+from regret_timeline import regret_over_time  # noqa: E402  (shared with tools/results_page.py)
+
 
 def fail(message):
     print(f"fedsim plot: error: {message}", file=sys.stderr)
@@ -100,31 +102,6 @@ def fbo_curve(rows, summary):
                 last = regret[a, t]
             curve[t] += last / agents  # same order of additions as the recorder
     return np.array(curve)
-
-
-def regret_over_time(rows):
-    """The agents' mean simple regret as a step function of virtual time: (times, means), one
-    point per distinct time of observations.csv. The mean is over the agents that have any row,
-    each at its latest row so far (a crashed agent keeps its last value), and starts once each
-    of them has observed (rows of one time are applied together)."""
-    # Sorted by time alone: the sort is stable, so an agent's rows of one time (its initial
-    # design) keep the file's order, the last being its regret after them.
-    events = sorted(((float(r["time"]), int(r["agent"]), float(r["simple_regret"])) for r in rows),
-                    key=lambda e: e[0])
-    agents = len({n for _, n, _ in events})
-    last, total, times, means = {}, 0.0, [], []
-    i = 0
-    while i < len(events):
-        t = events[i][0]
-        while i < len(events) and events[i][0] == t:
-            _, n, r = events[i]
-            total += r - last.get(n, 0.0)
-            last[n] = r
-            i += 1
-        if len(last) == agents:
-            times.append(t)
-            means.append(total / agents)
-    return np.array(times), np.array(means)
 
 
 def pne_curves(rows):
