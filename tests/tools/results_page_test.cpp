@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -93,4 +94,44 @@ TEST_CASE("results_page.py --run-metrics sums clipping over rounds and averages 
 
   // An iteration past T is an error, not an empty mean.
   CHECK(results_page("--run-metrics " + sweep.string() + " --from-iteration 99 --out " + late.string()) != 0);
+}
+
+TEST_CASE("results_page.py --study-metrics finds the first time the agents' mean regret is below "
+          "the threshold", "[cli][results]") {
+  // Two hand-made runs. In "a", agent 0's two rows at t = 1 count in file order (its regret is
+  // 0.3 after them), the mean exists from t = 2 (both agents observed): 0.25, then 0.125 at
+  // t = 3 and 0.03 at t = 4. Run "b" never goes below 0.45.
+  const fs::path sweep = fresh_dir("study-metrics-sweep");
+  auto write = [](const fs::path& file, const std::string& text) {
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << text;
+  };
+  const std::string summary =
+      R"({"mean_final_simple_regret": 0.03, "epsilon": 1.5, "private_releases": 3,
+          "iterations": 3, "agents": 2, "messages": {"sent": 10, "dropped": 1},
+          "virtual_time": 4.0})";
+  write(sweep / "sweep_runs.csv", "policy.kind,seed,folder\nsync,1,a\nasync,1,b\n");
+  write(sweep / "a" / "summary.json", summary);
+  write(sweep / "b" / "summary.json", summary);
+  const std::string header = "agent,iteration,time,x,y,f,simple_regret,branch,source\n";
+  write(sweep / "a" / "observations.csv",
+        header + "0,0,1.0,0,0,0,0.5,init,-1\n0,1,1.0,0,0,0,0.3,local,-1\n"
+                 "1,0,2.0,0,0,0,0.2,init,-1\n0,2,3.0,0,0,0,0.05,local,-1\n"
+                 "1,1,4.0,0,0,0,0.01,local,-1\n");
+  write(sweep / "b" / "observations.csv",
+        header + "0,0,1.0,0,0,0,0.5,init,-1\n1,0,1.0,0,0,0,0.4,init,-1\n");
+  for (const auto& [threshold, expected] :
+       std::vector<std::pair<std::string, std::string>>{{"0.1", "4.0"}, {"0.2", "3.0"},
+                                                        {"0.26", "2.0"}}) {
+    INFO("threshold " << threshold);
+    const fs::path out = fresh_dir("study-metrics-" + threshold + ".csv");
+    REQUIRE(results_page("--study-metrics " + sweep.string() + " --threshold " + threshold +
+                         " --out " + out.string()) == 0);
+    const auto rows = read_table(out);
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].at("policy") == "sync");
+    CHECK(std::stod(rows[0].at("time_to_threshold")) == std::stod(expected));
+    CHECK(rows[0].at("agents_observing") == "2");
+    CHECK(rows[1].at("time_to_threshold").empty());  // never
+  }
 }
