@@ -300,6 +300,15 @@ def integer_ticks(ax):
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
 
 
+def finish(figs, fig, ax, name, xlabel, ylabel, title):
+    """Labels one-axes figure, adds its legend and saves it as name.png and name.svg."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    legend(ax)
+    figs.save(fig, name)
+
+
 def band(ax, x, y, se, label):
     # Markers show where the data are; a dense curve (HCT's every step) is drawn as a line.
     line, = ax.plot(x, y, marker="o" if len(x) <= 100 else None, markersize=3, label=label)
@@ -322,12 +331,9 @@ def plot_regret(figs, groups):
         shown = label if any(e is None for e in eps) else f"{label} (ε = {np.mean(eps):.2f})"
         band(ax, x, y, se, shown)
         figs.record("regret", label, x, y, se, n)
-    ax.set_xlabel("iteration")
-    ax.set_ylabel("simple regret (mean over agents)")
-    ax.set_title("Simple regret, mean over seeds ± 1 standard error")
     integer_ticks(ax)
-    legend(ax)
-    figs.save(fig, "regret")
+    finish(figs, fig, ax, "regret", "iteration", "simple regret (mean over agents)",
+           "Simple regret, mean over seeds ± 1 standard error")
 
 
 def plot_regret_time(figs, groups, points=200):
@@ -353,11 +359,8 @@ def plot_regret_time(figs, groups, points=200):
         ok = n > 0
         band(ax, grid[ok], y[ok], se[ok], label)
         figs.record("regret_time", label, grid[ok], y[ok], se[ok], n[ok])
-    ax.set_xlabel("virtual time (s)")
-    ax.set_ylabel("simple regret (mean over agents)")
-    ax.set_title("Simple regret against virtual time, mean over seeds ± 1 standard error")
-    legend(ax)
-    figs.save(fig, "regret_time")
+    finish(figs, fig, ax, "regret_time", "virtual time (s)", "simple regret (mean over agents)",
+           "Simple regret against virtual time, mean over seeds ± 1 standard error")
 
 
 def plot_cumulative(figs, groups):
@@ -378,11 +381,8 @@ def plot_cumulative(figs, groups):
         band(ax, x, y, se, label)
         figs.record("cumulative_regret", label, x, y, se, n)
     integer_ticks(ax)
-    ax.set_xlabel("step")
-    ax.set_ylabel("cumulative regret (mean over clients)")
-    ax.set_title("Fed-PNE cumulative regret ± 1 standard error")
-    legend(ax)
-    figs.save(fig, "cumulative_regret")
+    finish(figs, fig, ax, "cumulative_regret", "step", "cumulative regret (mean over clients)",
+           "Fed-PNE cumulative regret ± 1 standard error")
 
 
 def plot_privacy(figs, groups):
@@ -401,11 +401,8 @@ def plot_privacy(figs, groups):
         ax.errorbar([eps], [y], yerr=None if math.isnan(se) else [se], fmt="o", capsize=3,
                     label=label)
         figs.record("privacy_utility", label, [eps], [y], [se], [n])
-    ax.set_xlabel("ε (privacy loss)")
-    ax.set_ylabel("final simple regret")
-    ax.set_title("Privacy-utility trade-off")
-    legend(ax)
-    figs.save(fig, "privacy_utility")
+    finish(figs, fig, ax, "privacy_utility", "ε (privacy loss)", "final simple regret",
+           "Privacy-utility trade-off")
 
 
 def plot_stragglers(figs, groups):
