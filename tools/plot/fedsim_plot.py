@@ -61,7 +61,7 @@ except ImportError as e:
           "that has them", file=sys.stderr)
     sys.exit(3)
 
-from regret_timeline import regret_over_time  # noqa: E402  (shared with tools/results_page.py)
+from regret_timeline import regret_over_time  # noqa: E402  (shared with tools/results/per_run_metrics.py)
 
 
 def fail(message):

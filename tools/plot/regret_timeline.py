@@ -1,6 +1,7 @@
 """The agents' mean simple regret as a step function of virtual time, from a run's
-observations.csv rows: shared by `fedsim plot` (its regret_time view) and tools/results_page.py
-(the straggler study's time to a regret threshold). numpy only, no matplotlib.
+observations.csv rows: shared by `fedsim plot` (its regret_time view) and
+tools/results/per_run_metrics.py (`tools/results_page.py --study-metrics`: the straggler study's
+time to a regret threshold). numpy only, no matplotlib.
 """
 import numpy as np
 
