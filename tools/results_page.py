@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 
+from results.common import code_block
 from results.dp_fts_de import dp_fts_de_sections
 from results.fed_pne import fed_pne_sections
 from results.fts import fts_fig1_section
@@ -62,12 +63,7 @@ def main():
     w = out.append
 
     def cmds(*keys):
-        w("```sh")
-        for k in keys:
-            for c in commands.get(k, []):
-                w(c)
-        w("```")
-        w("")
+        code_block(w, [c for k in keys for c in commands.get(k, [])])
 
     def img(path, alt):
         if os.path.exists(os.path.join(R, path)):

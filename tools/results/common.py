@@ -23,6 +23,15 @@ def pm(mean, se, digits=4):
     return f"{mean:.{digits}f} ± {se:.{digits}f}"
 
 
+def code_block(w, lines):
+    """A shell code block of the given command lines, then a blank line."""
+    w("```sh")
+    for line in lines:
+        w(line)
+    w("```")
+    w("")
+
+
 def verdict(ok):
     return "**reproduced**" if ok else "**not reproduced**"
 

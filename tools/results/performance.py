@@ -2,6 +2,8 @@
 import json
 import os
 
+from results.common import code_block
+
 
 def fmt_rate(x):
     """A rate with 3 significant digits and a k/M suffix."""
@@ -9,6 +11,13 @@ def fmt_rate(x):
         if x >= div:
             return f"{x / div:.3g}{suffix}"
     return f"{x:.3g}"
+
+
+def rss_cell(r):
+    """The last table cell: a row's peak RSS of one run, loop / actors (empty for totals)."""
+    if "loop_one_run_peak_rss_mib" not in r:
+        return " |"
+    return f"{r['loop_one_run_peak_rss_mib']:.0f} / {r['actors_one_run_peak_rss_mib']:.0f} |"
 
 
 def performance_section(bench_path, w):
@@ -58,8 +67,7 @@ def performance_section(bench_path, w):
         w(f"| {r['algorithm']} | {r['runs']} | {r['loop_s']:.2f} | {r['actors_s']:.2f} | "
           f"{r['ratio']:.2f} | {fmt_rate(r['loop_agent_iterations_per_s'])} | "
           f"{fmt_rate(r['actors_agent_iterations_per_s'])} | {r['max_rel_diff']:.1g} | "
-          + (f"{r['loop_one_run_peak_rss_mib']:.0f} / {r['actors_one_run_peak_rss_mib']:.0f} |"
-             if "loop_one_run_peak_rss_mib" in r else " |"))
+          + rss_cell(r))
     w("")
     rows = f["rows"]
     lo = min(rows, key=lambda r: r["ratio"])
@@ -78,11 +86,7 @@ def performance_section(bench_path, w):
       f"({e['seconds'] / f['total']['actors_s']:.2f}x the actor runs one after another, in process), "
       f"peak RSS {e['peak_rss_mib']:.0f} MiB:")
     w("")
-    w("```sh")
-    for c in e["commands"]:
-        w(c)
-    w("```")
-    w("")
+    code_block(w, e["commands"])
 
     p = b["fed_pne"]
     w("### Fed-PNE figure 2 (T = 10000 pulls per client) and HCT")
@@ -98,8 +102,7 @@ def performance_section(bench_path, w):
         w(f"| {r['objective']} | {r['M']} | {r['runs']} | {r['loop_s']:.3f} | {r['actors_s']:.3f} | "
           f"{r['ratio']:.2f} | {fmt_rate(r['loop_pulls_per_s'])} | "
           f"{fmt_rate(r['actors_pulls_per_s'])} | {r['max_rel_diff']:.1g} | "
-          + (f"{r['loop_one_run_peak_rss_mib']:.0f} / {r['actors_one_run_peak_rss_mib']:.0f} |"
-             if "loop_one_run_peak_rss_mib" in r else " |"))
+          + rss_cell(r))
     w("")
     h = b["hct"]
     w("| HCT (`xarmed::run_hct`) | runs | T | seconds | evaluations/s |")
@@ -119,8 +122,4 @@ def performance_section(bench_path, w):
       f"figures 2 and 6 with the HCT baselines take {e['seconds']:.2f} s, peak RSS "
       f"{e['peak_rss_mib']:.0f} MiB:")
     w("")
-    w("```sh")
-    for c in e["commands"]:
-        w(c)
-    w("```")
-    w("")
+    code_block(w, e["commands"])
