@@ -39,6 +39,28 @@ RunResult run(const scenario::ScenarioConfig& c, const std::string& name, int th
   return run_federation(c, opt);
 }
 
+/// Cuts client 0 off for 2 ms around the last phase broadcast of `run` (the time its last
+/// closed phase closed, in phases.csv), so that it loses that broadcast; returns that time.
+double lose_last_phase(scenario::ScenarioConfig& c, const fs::path& run, std::size_t min_phases) {
+  const auto phases = fedsim::test::read_table(run / "phases.csv");
+  REQUIRE(phases.size() >= min_phases);
+  const double last_broadcast = std::stod(phases.back().at("time"));
+  scenario::NetworkPartition cut;
+  cut.agents = {0};
+  cut.start = last_broadcast - 1e-3;
+  cut.end = last_broadcast + 1e-3;
+  c.world.network.partitions.push_back(cut);
+  return last_broadcast;
+}
+
+/// Client 0's last row of a run's observations.csv: its step and time.
+std::pair<std::int64_t, double> last_pull_of_client0(const fs::path& run) {
+  std::pair<std::int64_t, double> last{0, 0.0};
+  for (const auto& row : fedsim::test::read_table(run / "observations.csv"))
+    if (row.at("client") == "0") last = {std::stoll(row.at("step")), std::stod(row.at("time"))};
+  return last;
+}
+
 }  // namespace
 
 TEST_CASE("Fed-PNE actors on a perfect network reproduce the engine's loop", "[actors][xarmed]") {
@@ -132,14 +154,7 @@ TEST_CASE("Fed-PNE: a client that loses the last phase's broadcast still spends 
   opt.threads = 2;
   const RunResult base = run_federation(c, opt);
   // The last closed phase closes when the slower clients report; the last phase goes out then.
-  const auto phases = fedsim::test::read_table(plain / "phases.csv");
-  REQUIRE(phases.size() >= 2);
-  const double last_broadcast = std::stod(phases.back().at("time"));
-  scenario::NetworkPartition cut;  // client 0 is cut off just while the last phase goes out
-  cut.agents = {0};
-  cut.start = last_broadcast - 1e-3;
-  cut.end = last_broadcast + 1e-3;
-  c.world.network.partitions.push_back(cut);
+  const double last_broadcast = lose_last_phase(c, plain, 2);
   const fs::path lost = fresh_dir("fedpne-lost-last");
   opt.out_dir = lost.string();
   const RunResult r = run_federation(c, opt);
@@ -149,13 +164,7 @@ TEST_CASE("Fed-PNE: a client that loses the last phase's broadcast still spends 
   REQUIRE(r.client_regret.size() == base.client_regret.size());
   for (size_t m = 0; m < base.client_regret.size(); ++m)
     CHECK(r.client_regret[m] == Approx(base.client_regret[m]).epsilon(1e-12));
-  double last_pull = 0;
-  std::int64_t last_step = 0;
-  for (const auto& row : fedsim::test::read_table(lost / "observations.csv"))
-    if (row.at("client") == "0") {
-      last_pull = std::stod(row.at("time"));
-      last_step = std::stoll(row.at("step"));
-    }
+  const auto [last_step, last_pull] = last_pull_of_client0(lost);
   CHECK(last_step == 2000);
   CHECK(last_pull > last_broadcast + 1.0);  // after the timer (round_timeout x phase length)
 }
@@ -179,21 +188,11 @@ TEST_CASE("Fed-PNE: a straggler presumed dead that reports late is sent the last
   RunOptions opt;
   opt.out_dir = plain.string();
   run_federation(c, opt);
-  const auto phases = fedsim::test::read_table(plain / "phases.csv");
-  REQUIRE(phases.size() >= 3);
-  const double last_broadcast = std::stod(phases.back().at("time"));
-  scenario::NetworkPartition cut;  // client 0 loses the last phase's broadcast
-  cut.agents = {0};
-  cut.start = last_broadcast - 1e-3;
-  cut.end = last_broadcast + 1e-3;
-  c.world.network.partitions.push_back(cut);
+  lose_last_phase(c, plain, 3);
   const fs::path lost = fresh_dir("fedpne-revived");
   opt.out_dir = lost.string();
   run_federation(c, opt);
   const std::string events = slurp(lost / "events.jsonl");
   REQUIRE(events.find("\"reason\":\"partition\"") != std::string::npos);
-  std::int64_t last_step = 0;
-  for (const auto& row : fedsim::test::read_table(lost / "observations.csv"))
-    if (row.at("client") == "0") last_step = std::stoll(row.at("step"));
-  CHECK(last_step == 3000);
+  CHECK(last_pull_of_client0(lost).first == 3000);
 }

@@ -140,8 +140,7 @@ void check_images(const fs::path& dir,
 
 /// The plot command needs matplotlib: say so plainly instead of failing later on.
 void require_matplotlib() {
-  const char* env = std::getenv("FEDSIM_PYTHON");
-  const std::string python = env && *env ? env : "/usr/bin/python3";
+  const std::string python = fedsim::test::python_interpreter();
   const int rc = std::system((python + " -c 'import matplotlib, numpy' >/dev/null 2>&1").c_str());
   if (rc != 0)
     FAIL(python + " cannot import matplotlib and numpy, which fedsim plot needs: run tools/setup "

@@ -25,8 +25,7 @@ const fs::path source_root = fs::path(FEDSIM_SCENARIO_DIR).parent_path();
 
 /// Runs tools/results_page.py ARGS with FEDSIM_PYTHON or /usr/bin/python3; returns its exit code.
 int results_page(const std::string& args) {
-  const char* env = std::getenv("FEDSIM_PYTHON");
-  const std::string python = env && *env ? env : "/usr/bin/python3";
+  const std::string python = fedsim::test::python_interpreter();
   const std::string command =
       python + " " + (source_root / "tools" / "results_page.py").string() + " " + args + " >/dev/null 2>&1";
   const int status = std::system(command.c_str());

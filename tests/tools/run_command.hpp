@@ -2,6 +2,7 @@
 /// Runs the built `fedsim` binary (path in FEDSIM_BINARY) for end-to-end tests.
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <sys/wait.h>
 
@@ -23,6 +24,13 @@ inline CommandResult run_fedsim(const std::string& args) {
   while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+/// The Python that runs fedsim's scripts: FEDSIM_PYTHON, else Debian's /usr/bin/python3
+/// (as `fedsim plot` and tools/reproduce choose it).
+inline std::string python_interpreter() {
+  const char* env = std::getenv("FEDSIM_PYTHON");
+  return env && *env ? env : "/usr/bin/python3";
 }
 
 }  // namespace fedsim::test
