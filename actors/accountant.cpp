@@ -1,9 +1,12 @@
 #include "actors/accountant.hpp"
 
+#include "actors/failure.hpp"
+
 namespace fedsim::actors {
 
 caf::behavior accountant_actor(caf::stateful_actor<AccountantState>* self, std::string name,
                                double delta, double budget) {
+  fail_loudly(self, "accountant");
   auto& s = self->state;
   s.accountant = dp::make_accountant(name);
   s.delta = delta;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "actors/failure.hpp"
 #include "actors/logging.hpp"
 
 namespace fedsim::actors {
@@ -83,6 +84,8 @@ void finish_evaluations(self_ptr self, double now) {
   const bool initial = s.pending.front().branch == fbo::Branch::init;
   const bool peer = is_peer(s);
   const int n = static_cast<int>(s.pending.size());
+  if (static_cast<std::int64_t>(s.id) == s.shared->fail_agent)
+    throw std::runtime_error("injected failure (FEDSIM_DEBUG_FAIL_AGENT)");
   for (int k = 0; k < n; ++k) {
     const fbo::Choice& c = s.pending[k];
     const double fx = f.value_at(c.index);
@@ -146,6 +149,7 @@ void reset_agent(self_ptr self) {
 
 caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id,
                           std::shared_ptr<const AgentShared> shared) {
+  fail_loudly(self, "agent " + std::to_string(id));
   auto& s = self->state;
   s.id = id;
   s.shared = std::move(shared);

@@ -23,6 +23,9 @@ struct AgentShared {
   GridObjectives objectives;
   fbo::ReferenceConfig config;
   bool wait_for_broadcast = true;  ///< false under the async policy
+  /// Test hook, from the environment variable FEDSIM_DEBUG_FAIL_AGENT: this agent throws at
+  /// its first evaluation, to test that a failing actor fails the run (-1: none).
+  std::int64_t fail_agent = -1;
   caf::actor network;
   caf::actor recorder;
 };

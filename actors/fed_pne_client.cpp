@@ -1,5 +1,7 @@
 #include "actors/fed_pne_client.hpp"
 
+#include "actors/failure.hpp"
+
 #include <algorithm>
 
 namespace fedsim::actors {
@@ -33,6 +35,8 @@ void maybe_start(self_ptr self) {
 
 void finish_phase(self_ptr self, double now) {
   auto& s = self->state;
+  if (static_cast<std::int64_t>(s.id) == s.shared->fail_agent)
+    throw std::runtime_error("injected failure (FEDSIM_DEBUG_FAIL_AGENT)");
   s.busy = false;
   s.steps_done += s.working_steps;
   s.regret += s.working_regret;
@@ -56,6 +60,7 @@ void finish_phase(self_ptr self, double now) {
 
 caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self, node_id id,
                                    std::shared_ptr<const FedPneShared> shared) {
+  fail_loudly(self, "client " + std::to_string(id));
   auto& s = self->state;
   s.id = id;
   s.shared = std::move(shared);

@@ -20,6 +20,9 @@ struct FedPneShared {
   std::shared_ptr<const xarmed::FederatedProblem> problem;
   std::shared_ptr<const xarmed::PartitionTree> tree;
   double dp_noise_std = 0.0;  ///< > 0 for DP-Fed-PNE
+  /// Test hook, from the environment variable FEDSIM_DEBUG_FAIL_AGENT: this agent throws at
+  /// its first evaluation, to test that a failing actor fails the run (-1: none).
+  std::int64_t fail_agent = -1;
   caf::actor network;
   caf::actor recorder;
 };

@@ -1,5 +1,7 @@
 #include "actors/fed_pne_server.hpp"
 
+#include "actors/failure.hpp"
+
 #include <cmath>
 #include <functional>
 
@@ -132,6 +134,7 @@ caf::ok_atom handle(self_ptr self, double now, Body body) {
 caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
                                    std::shared_ptr<const FedPneShared> shared,
                                    scenario::PolicyConfig policy) {
+  fail_loudly(self, "server");
   auto& s = self->state;
   s.shared = std::move(shared);
   s.policy = policy;

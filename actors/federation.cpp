@@ -1,11 +1,13 @@
 #include "actors/federation.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <optional>
 
 #include "actors/accountant.hpp"
 #include "actors/agent.hpp"
 #include "actors/fed_pne_client.hpp"
+#include "actors/failure.hpp"
 #include "actors/fed_pne_server.hpp"
 #include "actors/logging.hpp"
 #include "actors/server.hpp"
@@ -26,7 +28,18 @@ RunResult run_federation(const scenario::ScenarioConfig& config, const RunOption
 
 namespace {
 
+/// FEDSIM_DEBUG_FAIL_AGENT=n makes agent (or client) n throw at its first evaluation: a test
+/// hook for the failure path, outside the scenario (it is not part of an experiment).
+std::int64_t fail_agent_from_environment() {
+  const char* v = std::getenv("FEDSIM_DEBUG_FAIL_AGENT");
+  if (!v || !*v) return -1;
+  char* end = nullptr;
+  const long long n = std::strtoll(v, &end, 10);
+  return (*end == '\0' && n >= 0) ? n : -1;
+}
+
 /// Runs the network to quiescence, collects the recorder's files and result, stops the actors.
+/// Throws RunFailure naming the member when one failed.
 RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& config,
                 const RunOptions& options, const caf::actor& network, const caf::actor& server,
                 const std::vector<caf::actor>& agents, const caf::actor& recorder,
@@ -34,24 +47,52 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
   RunResult result;
   caf::scoped_actor self{system};
   std::string failure;
-  auto on_error = [&](const caf::error& e) { failure = system.render(e); };
-  self->send(network, caf::put_atom::value, agents, server, recorder, config.output.events);
-  self->request(network, caf::infinite, run_atom::value)
-      .receive(
-          [&](std::uint64_t sent, std::uint64_t delivered, std::uint64_t dropped,
-              std::uint64_t duplicated, std::uint64_t corrupted, std::uint64_t bytes,
-              double final_time) {
-            result.network = {sent, delivered, dropped, duplicated, corrupted, bytes, final_time};
-          },
-          on_error);
+  // The recorder and the accountant are asked for results below; if one has died, the answer
+  // is "receiver down" and the reason is in its down message.
+  for (const auto& a : {recorder, accountant})
+    if (a) self->monitor(a);
+  auto on_error = [&](const caf::error& e) {
+    failure = describe_failure(e);
+    if (e != caf::sec::request_receiver_down) return;
+    self->receive([&](caf::down_msg& d) { if (d.reason) failure = describe_failure(d.reason); },
+                  caf::after(std::chrono::seconds(10)) >> [] {});
+  };
+  self->send(network, caf::put_atom::value, agents, server, recorder, accountant,
+             config.output.events);
+  // Not a request: the network may itself die, and a blocking request would then wait for
+  // ever; its reply (or its error) comes as an ordinary message, its death as a down message.
+  self->monitor(network);
+  self->send(network, run_atom::value);
+  bool finished = false;
+  self->receive_while([&] { return !finished; })(
+      [&](std::uint64_t sent, std::uint64_t delivered, std::uint64_t dropped,
+          std::uint64_t duplicated, std::uint64_t corrupted, std::uint64_t bytes,
+          double final_time) {
+        result.network = {sent, delivered, dropped, duplicated, corrupted, bytes, final_time};
+        finished = true;
+      },
+      [&](caf::error& e) {
+        on_error(e);
+        finished = true;
+      },
+      [&](caf::down_msg& d) {
+        if (d.source != network) {  // the network ends the run of a member that died
+          if (d.reason && failure.empty()) failure = describe_failure(d.reason);
+          return;
+        }
+        failure = d.reason ? describe_failure(d.reason) : "network: stopped before the run ended";
+        finished = true;
+      });
+  self->demonitor(network);
   if (failure.empty())
     self->request(recorder, caf::infinite, finish_atom::value, options.out_dir,
                   config.output.events, static_cast<std::int32_t>(learners),
                   static_cast<std::int32_t>(iterations))
         .receive(
-            [&](std::vector<double>& curve, double last_query) {
+            [&](std::vector<double>& curve, double last_query, std::int32_t without) {
               result.mean_simple_regret = std::move(curve);
               result.last_query_time = last_query;
+              result.agents_without_observations = without;
             },
             on_error);
   if (failure.empty() && accountant)
@@ -65,7 +106,7 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
   for (const auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
   for (const auto& a : {network, server, recorder, accountant})
     if (a) self->send_exit(a, caf::exit_reason::user_shutdown);
-  if (!failure.empty()) throw std::runtime_error("federation run failed: " + failure);
+  if (!failure.empty()) throw RunFailure(failure);
   return result;
 }
 
@@ -92,6 +133,7 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
   const caf::actor network = system.spawn(network_actor, make_network_plan(config));
   shared->network = network;
   shared->recorder = recorder;
+  shared->fail_agent = fail_agent_from_environment();
   std::vector<caf::actor> clients;
   for (int m = 0; m < M; ++m)
     clients.push_back(system.spawn(fed_pne_client_actor, static_cast<node_id>(m),
@@ -102,9 +144,11 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
                            caf::actor{}, static_cast<int>(clients.size()), 0);
   result.client_regret = std::move(result.mean_simple_regret);
   result.mean_simple_regret.clear();
+  // Clients that never pulled have no regret to average (RunResult::agents_without_observations).
   double total = 0.0;
   for (double r : result.client_regret) total += r;
-  result.average_cumulative_regret = M > 0 ? total / M : 0.0;
+  const int pulled = M - result.agents_without_observations;
+  result.average_cumulative_regret = pulled > 0 ? total / pulled : 0.0;
   if (guarantee) {
     result.epsilon = guarantee->epsilon;
     result.delta = guarantee->delta;
@@ -144,6 +188,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   agent_shared->wait_for_broadcast = config.policy.kind != scenario::PolicyConfig::Kind::async;
   agent_shared->network = network;
   agent_shared->recorder = recorder;
+  agent_shared->fail_agent = fail_agent_from_environment();
   std::vector<caf::actor> agents;
   agents.reserve(N);
   for (int n = 0; n < N; ++n)

@@ -19,13 +19,17 @@ struct RunOptions {
 };
 
 struct RunResult {
-  std::vector<double> mean_simple_regret;  ///< after iterations 0 .. T, mean over the learners
+  /// After iterations 0 .. T, mean over the learners that observed anything (empty if none).
+  std::vector<double> mean_simple_regret;
   double final_simple_regret = 0.0;
   double epsilon = 0.0;        ///< privacy spent (0 for non-private algorithms)
   double delta = 0.0;
   std::int64_t releases = 0;   ///< private releases charged to the accountant
   std::vector<double> client_regret;   ///< Fed-PNE: each client's cumulative regret
-  double average_cumulative_regret = 0.0;  ///< Fed-PNE: R(T) / M
+  double average_cumulative_regret = 0.0;  ///< Fed-PNE: R(T) / clients that pulled
+  /// Learners (FBO) or clients (Fed-PNE) that never observed anything (crashed at t = 0,
+  /// partitioned for the whole run): left out of the means above, counted here.
+  std::int32_t agents_without_observations = 0;
   NetworkTotals network;        ///< network.final_time: the last event (timers included)
   double last_query_time = 0.0;  ///< virtual time of the last query: when optimisation ended
   double wall_time = 0.0;      ///< seconds
@@ -36,7 +40,8 @@ struct RunResult {
 void add_fedsim_types(caf::actor_system_config& cfg);
 
 /// Runs the federation described by `config` (already finalized) in its own actor system with
-/// options.threads threads. Throws on a setup error.
+/// options.threads threads. Throws on a setup error, and RunFailure (actors/failure.hpp),
+/// naming the actor, when a member of the federation failed during the run.
 RunResult run_federation(const scenario::ScenarioConfig& config, const RunOptions& options);
 
 /// The same inside the caller's actor system (its config must have had add_fedsim_types);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "actors/failure.hpp"
 #include "engine/rng.hpp"
 
 namespace fedsim::actors {
@@ -120,10 +121,20 @@ void on_reply(self_ptr self) {
   if (--self->state.outstanding == 0) advance(self);
 }
 
+/// A member failed (its handler threw, or it died): the run ends with that error, now. Going
+/// on without it would finish "normally" with a member silently missing.
+void fail_run(self_ptr self, const caf::error& reason) {
+  auto& s = self->state;
+  if (!s.running) return;
+  s.running = false;
+  s.failed = true;
+  s.finished.deliver(reason);
+}
+
 /// Queues what the last time's handlers sent, then delivers every event of the next time.
 void advance(self_ptr self) {
   auto& s = self->state;
-  while (s.outstanding == 0) {
+  while (s.outstanding == 0 && !s.failed) {
     std::sort(s.inbox.begin(), s.inbox.end(), [](const auto& a, const auto& b) {
       return a.second.from != b.second.from ? a.second.from < b.second.from : a.first < b.first;
     });
@@ -171,7 +182,7 @@ void advance(self_ptr self) {
       ++s.outstanding;
       self->request(dest, caf::infinite, ev.env.payload + caf::make_message(virtual_time{s.now}))
           .then([self](caf::ok_atom) { on_reply(self); },
-                [self](caf::error&) { on_reply(self); });
+                [self](caf::error& e) { fail_run(self, e); });
     }
   }
 }
@@ -188,14 +199,23 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
   auto& s = self->state;
   s.plan = std::move(plan);
   s.agent_counters.assign(s.plan.agents.size(), 0);
+  fail_loudly(self, "network");
+  self->set_down_handler([self](caf::down_msg& d) {
+    if (d.reason && d.reason != caf::exit_reason::user_shutdown) fail_run(self, d.reason);
+  });
   return {
       [self](caf::put_atom, std::vector<caf::actor>& agents, caf::actor& server,
-             caf::actor& recorder, bool log_events) {
+             caf::actor& recorder, caf::actor& accountant, bool log_events) {
         auto& w = self->state.wiring;
         w.agents = std::move(agents);
         w.server = std::move(server);
         w.recorder = std::move(recorder);
         w.log_events = log_events;
+        // Every member is watched: one that dies for any reason but the end of the run
+        // ends the run (its exception handler has already named it in the reason).
+        for (const auto& a : w.agents) self->monitor(a);
+        for (const auto* a : {&w.server, &w.recorder, &accountant})
+          if (*a) self->monitor(*a);
       },
       [self](envelope& env) {
         auto& s = self->state;

@@ -68,18 +68,20 @@ struct NetworkState {
   std::uint64_t log_seq = 0;
   int outstanding = 0;
   bool running = false;
+  bool failed = false;  ///< a member failed: nothing more is delivered
   caf::response_promise finished;
   NetworkTotals totals;
   static inline const char* name = "network";
 };
 
 /// Spawned once per run. Protocol:
-///  - `(put_atom, agents, server, recorder, log_events)` from the federation: the wiring;
+///  - `(put_atom, agents, server, recorder, accountant, log_events)` from the federation: the
+///    wiring; every member is monitored, and one that fails ends the run with its error;
 ///  - `envelope` from any member: queued (timers are envelopes to oneself);
 ///  - `(run_atom)` from the federation: sends `kickoff` to the server and to every agent at
 ///    time 0 (a system event: the start of the run is not a message that can be lost), runs until no
 ///    event is left, then replies (sent, delivered, dropped, duplicated, corrupted, bytes,
-///    final time).
+///    final time), or the error of the first member that failed.
 caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan plan);
 
 }  // namespace fedsim::actors

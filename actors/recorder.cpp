@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "actors/csv_writer.hpp"
+#include "actors/failure.hpp"
 #include "engine/fbo/algorithms.hpp"
 
 namespace fedsim::actors {
@@ -80,26 +81,38 @@ void write_events(const std::string& file, std::vector<network_event> events) {
   }
 }
 
-std::vector<double> mean_regret_curve(const std::vector<observation_event>& observations,
-                                      int agents, int iterations) {
+RegretCurve mean_regret_curve(const std::vector<observation_event>& observations, int agents,
+                              int iterations) {
   // regret[n][t]: agent n's simple regret after iteration t, carried forward over iterations
   // it never ran (a crashed agent keeps its last value).
   std::vector<std::vector<double>> regret(agents, std::vector<double>(iterations + 1, -1.0));
-  for (const auto& o : observations)
-    if (o.iteration >= 0 && o.iteration <= iterations && o.agent < agents)
-      regret[o.agent][o.iteration] = o.simple_regret;
-  std::vector<double> curve(iterations + 1, 0.0);
+  std::vector<char> observed(agents, 0);
+  for (const auto& o : observations) {
+    if (o.agent < 0 || o.agent >= agents) continue;
+    observed[o.agent] = 1;
+    if (o.iteration >= 0 && o.iteration <= iterations) regret[o.agent][o.iteration] = o.simple_regret;
+  }
+  RegretCurve out;
+  out.mean.assign(iterations + 1, 0.0);
+  for (int n = 0; n < agents; ++n) out.without_observations += observed[n] ? 0 : 1;
+  const int averaged = agents - out.without_observations;
+  if (averaged == 0) {
+    out.mean.clear();  // nobody observed anything: no mean to report
+    return out;
+  }
   for (int n = 0; n < agents; ++n) {
+    if (!observed[n]) continue;
     double last = 0.0;
     for (int t = 0; t <= iterations; ++t) {
       if (regret[n][t] >= 0) last = regret[n][t];
-      curve[t] += last / agents;
+      out.mean[t] += last / averaged;
     }
   }
-  return curve;
+  return out;
 }
 
 caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round) {
+  fail_loudly(self, "recorder");
   self->state.on_round = std::move(on_round);
   return {
       [self](observation_event& e) { self->state.observations.push_back(e); },
@@ -111,30 +124,34 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCall
       [self](const pull_event& e) { self->state.pulls.push_back(e); },
       [self](const phase_event& e) { self->state.phases.push_back(e); },
       [self](finish_atom, const std::string& folder, bool events, std::int32_t agents,
-             std::int32_t iterations) -> caf::result<std::vector<double>, double> {
+             std::int32_t iterations) -> caf::result<std::vector<double>, double, std::int32_t> {
         auto& s = self->state;
         const std::filesystem::path dir(folder);
         std::filesystem::create_directories(dir);
         if (!s.pulls.empty() || !s.phases.empty()) {  // a Fed-PNE run
           std::vector<double> final_regret(agents, 0.0);
+          std::vector<char> pulled(agents, 0);
           double last = 0.0;
           for (const auto& p : s.pulls) {
-            if (p.client >= 0 && p.client < agents)
+            if (p.client >= 0 && p.client < agents) {
               final_regret[p.client] = std::max(final_regret[p.client], p.cumulative_regret);
+              pulled[p.client] = 1;
+            }
             last = std::max(last, p.time);
           }
+          const auto without = static_cast<std::int32_t>(std::count(pulled.begin(), pulled.end(), 0));
           write_pulls((dir / "observations.csv").string(), std::move(s.pulls));
           write_phases((dir / "phases.csv").string(), s.phases);
           if (events) write_events((dir / "events.jsonl").string(), std::move(s.events));
-          return {std::move(final_regret), last};
+          return {std::move(final_regret), last, without};
         }
-        std::vector<double> curve = mean_regret_curve(s.observations, agents, iterations);
+        RegretCurve curve = mean_regret_curve(s.observations, agents, iterations);
         double last = 0.0;
         for (const auto& o : s.observations) last = std::max(last, o.time);
         write_observations((dir / "observations.csv").string(), std::move(s.observations));
         write_rounds((dir / "rounds.csv").string(), s.rounds);
         if (events) write_events((dir / "events.jsonl").string(), std::move(s.events));
-        return {std::move(curve), last};
+        return {std::move(curve.mean), last, curve.without_observations};
       },
   };
 }

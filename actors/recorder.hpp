@@ -27,10 +27,13 @@ struct RecorderState {
 };
 
 /// (finish_atom, folder, write_events, agents N, iterations T) -> (the mean simple regret
-/// curve (T + 1 values), the virtual time of the last query), once the files are written.
+/// curve (T + 1 values; empty when no agent observed anything), the virtual time of the last
+/// query, the number of agents that never observed anything), once the files are written.
+/// Agents without a single observation (crashed at t = 0, partitioned for the whole run) are
+/// left out of the mean: they have no regret to average, and a 0 would flatter it.
 /// For a Fed-PNE run (pull and phase events) it writes observations.csv (client, phase, step,
 /// time, cumulative_regret) and phases.csv instead, and the first value is each client's final
-/// cumulative regret (N values).
+/// cumulative regret (N values; 0 for a client that never pulled).
 caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round);
 
 /// Writes the three files (used by the recorder; public for tests).
@@ -39,8 +42,13 @@ void write_rounds(const std::string& file, const std::vector<round_event>& round
 void write_events(const std::string& file, std::vector<network_event> events);
 void write_pulls(const std::string& file, std::vector<pull_event> pulls);
 void write_phases(const std::string& file, const std::vector<phase_event>& phases);
-/// Mean over agents of simple regret after iterations 0 .. T.
-std::vector<double> mean_regret_curve(const std::vector<observation_event>& observations,
-                                      int agents, int iterations);
+/// The mean simple regret after iterations 0 .. T over the agents that observed anything, and
+/// how many did not (they are not in the mean; `mean` is empty when none observed).
+struct RegretCurve {
+  std::vector<double> mean;
+  std::int32_t without_observations = 0;
+};
+RegretCurve mean_regret_curve(const std::vector<observation_event>& observations, int agents,
+                              int iterations);
 
 }  // namespace fedsim::actors

@@ -1,5 +1,6 @@
 #include "actors/server.hpp"
 
+#include "actors/failure.hpp"
 #include "actors/logging.hpp"
 
 #include <cmath>
@@ -290,6 +291,7 @@ caf::response_promise handle(self_ptr self, double now, Body body) {
 
 caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
                            std::shared_ptr<const ServerShared> shared) {
+  fail_loudly(self, "server");
   auto& s = self->state;
   s.shared = std::move(shared);
   const auto& cfg = s.shared->config;

@@ -56,7 +56,11 @@ nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunR
     s["clients"] = c.world.agents;
     s["budget"] = fp.budget;
     s["mean_final_simple_regret"] = nullptr;  // an FBO metric; see the cumulative regret
-    s["average_cumulative_regret_per_client"] = r.average_cumulative_regret;
+    // Over the clients that pulled at least once (agents_without_observations: those that did not).
+    s["average_cumulative_regret_per_client"] =
+        r.agents_without_observations < c.world.agents ? nlohmann::json(r.average_cumulative_regret)
+                                                       : nlohmann::json(nullptr);
+    s["agents_without_observations"] = r.agents_without_observations;
     s["client_cumulative_regret"] = r.client_regret;
     return s;
   }
@@ -66,8 +70,11 @@ nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunR
   // The agents whose regret the run reports: every agent, or FTS's target agent alone.
   s["learners"] = c.algorithm.learners();
   s["iterations"] = c.algorithm.iterations;
-  s["mean_final_simple_regret"] = r.final_simple_regret;
+  // Means over the learners that observed anything; the others are counted, not averaged.
+  s["mean_final_simple_regret"] = r.mean_simple_regret.empty() ? nlohmann::json(nullptr)
+                                                               : nlohmann::json(r.final_simple_regret);
   s["mean_simple_regret_by_iteration"] = r.mean_simple_regret;
+  s["agents_without_observations"] = r.agents_without_observations;
   s["private_releases"] = r.releases;
   return s;
 }

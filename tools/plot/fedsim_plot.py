@@ -85,22 +85,31 @@ def read_summary(folder):
 def fbo_curve(rows, summary):
     """Mean over agents of simple regret after iterations 0..T, as the recorder computes
     summary.json's curve: an agent's last value carries over iterations it did not run.
-    Only the learners count: with FTS's peers (world.peer_observations) the target alone."""
+    Only the learners count: with FTS's peers (world.peer_observations) the target alone; and
+    only those that observed anything (summary.json's agents_without_observations are left
+    out). None when no agent observed anything."""
     agents = (summary.get("learners", summary["agents"]) if summary
               else 1 + max(int(r["agent"]) for r in rows))
     iterations = summary["iterations"] if summary else max(int(r["iteration"]) for r in rows)
     regret = np.full((agents, iterations + 1), -1.0)
+    observed = set()
     for r in rows:
         a, t = int(r["agent"]), int(r["iteration"])
+        if a < agents:
+            observed.add(a)
         if 0 <= t <= iterations and a < agents:
             regret[a, t] = float(r["simple_regret"])
+    if not observed:
+        return None
     curve = [0.0] * (iterations + 1)
     for a in range(agents):
+        if a not in observed:
+            continue
         last = 0.0
         for t in range(iterations + 1):
             if regret[a, t] >= 0:
                 last = regret[a, t]
-            curve[t] += last / agents  # same order of additions as the recorder
+            curve[t] += last / len(observed)  # same order of additions as the recorder
     return np.array(curve)
 
 
@@ -148,7 +157,8 @@ class Run:
         if self.pne:
             self.steps, self.client_regret = pne_curves(rows)
         else:
-            self.curve = fbo_curve(rows, self.summary) if rows else np.array([])
+            curve = fbo_curve(rows, self.summary) if rows else None
+            self.curve = curve if curve is not None else np.array([])
             self.timeline = regret_over_time(rows)
         path = os.path.join(folder, "rounds.csv")
         self.rounds = read_csv(path) if os.path.exists(path) else None

@@ -1,0 +1,17 @@
+#include "actors/failure.hpp"
+
+namespace fedsim::actors {
+
+caf::error member_failure(const std::string& who, const std::string& what) {
+  return caf::make_error(caf::sec::runtime_error, who + ": " + what);
+}
+
+std::string describe_failure(const caf::error& reason) {
+  if (reason.category() == caf::atom("system") &&
+      reason.code() == static_cast<std::uint8_t>(caf::sec::runtime_error) &&
+      reason.context().match_elements<std::string>())
+    return reason.context().get_as<std::string>(0);
+  return caf::to_string(reason);
+}
+
+}  // namespace fedsim::actors
