@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "actors/failure.hpp"
+#include "engine/fbo/algorithm_traits.hpp"
+#include "engine/fbo/streams.hpp"
 #include "actors/logging.hpp"
 
 namespace fedsim::actors {
@@ -23,36 +25,29 @@ void start_iteration(self_ptr self) {
   auto& s = self->state;
   const auto& cfg = s.shared->config;
   const int t = s.iteration + 1;
-  RandomStream rng(cfg.seed, "agent.choose", s.id, t);
   const broadcast* b = s.latest ? &*s.latest : nullptr;
-  fbo::Choice c;
-  switch (cfg.algorithm) {
-    case fbo::Algorithm::ts: c = fbo::ts_choose(*s.agent, rng); break;
-    case fbo::Algorithm::fts: {
-      // One-shot: the first broadcast's messages only; otherwise the newest relayed set.
-      if (b && b->released && b->round > s.used_round && (!cfg.fts_one_shot || s.used_round < 0)) {
-        // Views of the shared broadcast buffer, which pool_source keeps alive: no copies.
-        s.pool_source = *b;
-        std::vector<const double*> inbox(cfg.agents, nullptr);
-        for (size_t k = 0; k < b->sources.size(); ++k)
-          inbox[b->sources[k]] = s.pool_source->joint.begin() + k * b->rows;
-        s.pool = fbo::FtsMessagePool(cfg.fts_one_shot);
-        s.pool.reset(inbox, b->rows, static_cast<int>(s.id));
-      }
-      c = fbo::fts_choose(*s.agent, t, s.pool, cfg.p_schedule, cfg.p1_equals_p2, rng);
-      break;
+  const fbo::ServerKind server = fbo::traits(cfg.algorithm).server;
+  fbo::ServerInput input;
+  // FTS's relayed messages. One-shot: the first broadcast's only; otherwise the newest set.
+  if (server == fbo::ServerKind::relay) {
+    if (b && b->released && b->round > s.used_round && (!cfg.fts_one_shot || s.used_round < 0)) {
+      // Views of the shared broadcast buffer, which pool_source keeps alive: no copies.
+      s.pool_source = *b;
+      std::vector<const double*> inbox(cfg.agents, nullptr);
+      for (size_t k = 0; k < b->sources.size(); ++k)
+        inbox[b->sources[k]] = s.pool_source->joint.begin() + k * b->rows;
+      s.pool = fbo::FtsMessagePool(cfg.fts_one_shot);
+      s.pool.reset(inbox, b->rows, static_cast<int>(s.id));
     }
-    default: {
-      if (b && b->released) {
-        // A view of the shared broadcast buffer: no copy per agent and iteration.
-        const Eigen::Ref<const Eigen::MatrixXd> joint(
-            Eigen::Map<const Eigen::MatrixXd>(b->joint.begin(), b->rows, b->cols));
-        c = fbo::de_choose(*s.agent, t, &joint, cfg.p_schedule, cfg.p1_equals_p2, rng);
-      } else {
-        c = fbo::de_choose(*s.agent, t, nullptr, cfg.p_schedule, cfg.p1_equals_p2, rng);
-      }
-    }
+    input.pool = &s.pool;
   }
+  // DE's omega^joint: a view of the shared broadcast buffer, no copy per agent and iteration.
+  std::optional<Eigen::Ref<const Eigen::MatrixXd>> joint;
+  if (server == fbo::ServerKind::de && b && b->released) {
+    joint.emplace(Eigen::Map<const Eigen::MatrixXd>(b->joint.begin(), b->rows, b->cols));
+    input.joint = &*joint;
+  }
+  const fbo::Choice c = fbo::choose_query(s.shared->step, *s.agent, static_cast<int>(s.id), t, input);
   if (b) s.used_round = b->round;
   s.pending.assign(1, c);
   s.pending_report_round = s.used_round + 1;
@@ -64,7 +59,7 @@ void maybe_continue(self_ptr self) {
   auto& s = self->state;
   // A peer never queries (one that crashed before sending its message sends nothing).
   if (!s.started || s.busy || !s.alive || s.done || is_peer(s)) return;
-  const bool alone = s.shared->config.algorithm == fbo::Algorithm::ts;
+  const bool alone = !fbo::traits(s.shared->config.algorithm).sends_messages;
   if (alone || !s.shared->wait_for_broadcast ||
       (s.latest && s.latest->round >= s.pending_report_round))
     start_iteration(self);
@@ -88,9 +83,8 @@ void finish_evaluations(self_ptr self, double now) {
     throw std::runtime_error("injected failure (FEDSIM_DEBUG_FAIL_AGENT)");
   for (int k = 0; k < n; ++k) {
     const fbo::Choice& c = s.pending[k];
-    const double fx = f.value_at(c.index);
-    const double y = fx + noise_sd * s.noise->normal();
-    s.agent->observe(c.index, y);
+    const fbo::Evaluation e = fbo::evaluate(*s.agent, f, c.index, noise_sd, *s.noise);
+    const double fx = e.f, y = e.y;
     if (peer) continue;  // a peer's history, not a query of the run: not recorded
     s.best = s.has_best ? std::max(s.best, fx) : fx;
     s.has_best = true;
@@ -105,16 +99,16 @@ void finish_evaluations(self_ptr self, double now) {
   s.pending.clear();
   s.busy = false;
   if (s.iteration >= cfg.iterations) return finish_run(self);
-  if (cfg.algorithm != fbo::Algorithm::ts) {
-    RandomStream rng(cfg.seed, "agent.message", s.id, s.iteration);
-    const Eigen::VectorXd omega = s.agent->sample_message(rng);
+  if (fbo::traits(cfg.algorithm).sends_messages) {
+    const Eigen::VectorXd omega =
+        fbo::sample_message(*s.agent, cfg.seed, static_cast<int>(s.id), s.iteration);
     report r{s.pending_report_round, s.id, std::vector<double>(omega.data(), omega.data() + omega.size())};
     send_to(self, server_node, caf::make_message(std::move(r)),
             static_cast<std::uint64_t>(omega.size()) * sizeof(double) + 16);
   }
   if (peer) {  // a peer sends its one message (the server expects it in round 0 only)
     s.done = true;
-    if (cfg.algorithm == fbo::Algorithm::ts) finish_run(self);  // TS: no message to overtake
+    if (!fbo::traits(cfg.algorithm).sends_messages) finish_run(self);  // no message to overtake
     return;
   }
   maybe_continue(self);
@@ -127,12 +121,12 @@ void start_initial_design(self_ptr self) {
   if (s.started || !s.alive) return;
   s.started = true;
   const auto& cfg = s.shared->config;
-  RandomStream rng(cfg.seed, "agent.init", s.id);
   const bool in_region = cfg.explore_own_region && s.shared->context->partition.size() > 1;
   // A peer's t_n observations are its history from before the run: no compute time charged.
   const bool peer = is_peer(s);
   s.pending.clear();
-  for (int idx : s.agent->initial_design(peer ? cfg.peer_observations : cfg.n_init, in_region, rng))
+  for (int idx : fbo::initial_design(*s.agent, peer ? cfg.peer_observations : cfg.n_init,
+                                     in_region, cfg.seed, static_cast<int>(s.id)))
     s.pending.push_back({idx, fbo::Branch::init, -1});
   s.pending_report_round = 0;
   s.busy = true;
@@ -153,7 +147,7 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
   auto& s = self->state;
   s.id = id;
   s.shared = std::move(shared);
-  s.noise.emplace(s.shared->config.seed, "agent.noise", id);
+  s.noise.emplace(s.shared->config.seed, fbo::streams::agent_noise, id);
   reset_agent(self);
   return {
       [self](kickoff, virtual_time) {

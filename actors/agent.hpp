@@ -22,6 +22,7 @@ struct AgentShared {
   std::shared_ptr<const fbo::AgentContext> context;
   GridObjectives objectives;
   fbo::ReferenceConfig config;
+  fbo::StepSettings step;  ///< config.step_settings()
   bool wait_for_broadcast = true;  ///< false under the async policy
   /// Test hook, from the environment variable FEDSIM_DEBUG_FAIL_AGENT: this agent throws at
   /// its first evaluation, to test that a failing actor fails the run (-1: none).

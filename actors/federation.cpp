@@ -185,6 +185,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   agent_shared->context = context;
   agent_shared->objectives = objectives;
   agent_shared->config = algo;
+  agent_shared->step = algo.step_settings();
   agent_shared->wait_for_broadcast = config.policy.kind != scenario::PolicyConfig::Kind::async;
   agent_shared->network = network;
   agent_shared->recorder = recorder;

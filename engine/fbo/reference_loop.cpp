@@ -7,20 +7,21 @@
 #include <string>
 
 #include "engine/dp/accountant.hpp"
+#include "engine/fbo/algorithm_traits.hpp"
+#include "engine/fbo/streams.hpp"
 
 namespace fedsim::fbo {
 
-bool ReferenceConfig::uses_server() const {
-  return algorithm == Algorithm::fts_de || algorithm == Algorithm::dp_fts ||
-         algorithm == Algorithm::dp_fts_de;
-}
+bool ReferenceConfig::uses_server() const { return traits(algorithm).server == ServerKind::de; }
 
-bool ReferenceConfig::is_private() const {
-  return algorithm == Algorithm::dp_fts || algorithm == Algorithm::dp_fts_de;
-}
+bool ReferenceConfig::is_private() const { return traits(algorithm).is_private; }
 
 int ReferenceConfig::effective_regions() const {
-  return algorithm == Algorithm::fts_de || algorithm == Algorithm::dp_fts_de ? subregions : 1;
+  return traits(algorithm).regional ? subregions : 1;
+}
+
+StepSettings ReferenceConfig::step_settings() const {
+  return {algorithm, p_schedule, p1_equals_p2, seed};
 }
 
 double ReferenceConfig::effective_delta() const {
@@ -79,7 +80,7 @@ void ReferenceConfig::validate() const {
 
 std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& config,
                                                        const Grid& grid) {
-  const std::uint64_t feature_seed = RandomStream(config.seed, "features").key();
+  const std::uint64_t feature_seed = RandomStream(config.seed, streams::features).key();
   return std::make_shared<const AgentContext>(
       grid, RandomFourierFeatures(grid.dim(), config.features,
                                   SeKernel{config.kernel_lengthscale, 1.0}, feature_seed),
@@ -120,45 +121,42 @@ ReferenceResult run_reference(const ReferenceConfig& config, const GridObjective
   std::vector<double> best(N, -std::numeric_limits<double>::infinity());
   std::vector<RandomStream> noise;
   noise.reserve(N);
-  for (int n = 0; n < N; ++n) noise.emplace_back(config.seed, "agent.noise", n);
+  for (int n = 0; n < N; ++n) noise.emplace_back(config.seed, streams::agent_noise, n);
   const double noise_sd = std::sqrt(config.noise_variance);
+  const StepSettings step = config.step_settings();
 
   auto query = [&](int n, int iteration, const Choice& c) {
     const GridObjective& f = *objectives[n];
-    const double fx = f.value_at(c.index);
-    const double y = fx + noise_sd * noise[n].normal();
-    agents[n].observe(c.index, y);
-    best[n] = std::max(best[n], fx);
+    const Evaluation e = evaluate(agents[n], f, c.index, noise_sd, noise[n]);
+    best[n] = std::max(best[n], e.f);
     const double regret = f.optimum_value() - best[n];
     result.observations.push_back(
-        {n, iteration, c.index, grid.points(c.index, 0), y, fx, regret, c.branch, c.source});
+        {n, iteration, c.index, grid.points(c.index, 0), e.y, e.f, regret, c.branch, c.source});
     if (iteration >= 0) result.mean_simple_regret[iteration] += regret / learners;
   };
 
   // Round 0 (t = 0): the initial design; a peer's t_n observations are its history, observed
   // but not recorded.
   for (int n = 0; n < N; ++n) {
-    RandomStream rng(config.seed, "agent.init", n);
     const bool peer = n >= learners;
     const int count = peer ? config.peer_observations : config.n_init;
-    const auto design = agents[n].initial_design(count, config.explore_own_region && P > 1, rng);
+    const auto design =
+        initial_design(agents[n], count, config.explore_own_region && P > 1, config.seed, n);
     for (int k = 0; k < count; ++k) {
       if (!peer) {
         query(n, k - count + 1, {design[k], Branch::init, -1});
         continue;
       }
-      const double fx = objectives[n]->value_at(design[k]);
-      agents[n].observe(design[k], fx + noise_sd * noise[n].normal());
+      evaluate(agents[n], *objectives[n], design[k], noise_sd, noise[n]);
     }
   }
 
-  const bool sends = config.algorithm != Algorithm::ts;
+  const bool sends = traits(config.algorithm).sends_messages;
   std::vector<Eigen::VectorXd> messages(sends ? N : 0);
   std::vector<const Eigen::VectorXd*> inbox(N, nullptr);
   auto collect = [&](int t) {
     for (int n = 0; n < N; ++n) {
-      RandomStream rng(config.seed, "agent.message", n, t);
-      messages[n] = agents[n].sample_message(rng);
+      messages[n] = sample_message(agents[n], config.seed, n, t);
       inbox[n] = &messages[n];
     }
   };
@@ -170,7 +168,7 @@ ReferenceResult run_reference(const ReferenceConfig& config, const GridObjective
   if (config.is_private()) accountant = dp::make_accountant(config.accountant);
   Eigen::MatrixXd joint;
   auto release = [&](int t) {
-    RandomStream rng(config.seed, "server.round", t);
+    RandomStream rng(config.seed, streams::server_round, t);
     RoundRecord r{t, {}, 0.0};
     joint = server->aggregate(t, inbox, rng, &r.stats);
     if (accountant) {
@@ -185,7 +183,7 @@ ReferenceResult run_reference(const ReferenceConfig& config, const GridObjective
   if (sends) {
     collect(0);
     if (server) release(0);
-    if (config.algorithm == Algorithm::fts) {
+    if (traits(config.algorithm).server == ServerKind::relay) {
       pools.assign(N, FtsMessagePool(config.fts_one_shot));
       if (config.fts_one_shot) first_messages = messages;
       std::vector<const Eigen::VectorXd*> pool_inbox(N);
@@ -195,28 +193,20 @@ ReferenceResult run_reference(const ReferenceConfig& config, const GridObjective
   }
 
   for (int t = 1; t <= T; ++t) {
+    const Eigen::Ref<const Eigen::MatrixXd> broadcast(joint);
     for (int n = 0; n < learners; ++n) {
-      RandomStream rng(config.seed, "agent.choose", n, t);
-      Choice c;
-      switch (config.algorithm) {
-        case Algorithm::ts: c = ts_choose(agents[n], rng); break;
-        case Algorithm::fts:
-          c = fts_choose(agents[n], t, pools[n], config.p_schedule, config.p1_equals_p2, rng);
-          break;
-        default:
-          const Eigen::Ref<const Eigen::MatrixXd> broadcast(joint);
-          c = de_choose(agents[n], t, &broadcast, config.p_schedule, config.p1_equals_p2, rng);
-      }
-      query(n, t, c);
+      ServerInput input;
+      if (server) input.joint = &broadcast;
+      if (!pools.empty()) input.pool = &pools[n];
+      query(n, t, choose_query(step, agents[n], n, t, input));
     }
     // Every broadcast is used by the next iteration: the last one (t = T) would go unused,
     // so it is not released and costs no privacy. One-shot FTS uses only the first messages.
-    const bool one_shot = config.algorithm == Algorithm::fts && config.fts_one_shot;
+    const bool one_shot = !pools.empty() && config.fts_one_shot;
     if (!sends || t == T || one_shot) continue;
     collect(t);  // replaces the messages: the pools' views must be reset before any draw
     if (server) release(t);
-    if (config.algorithm == Algorithm::fts)
-      for (int n = 0; n < N; ++n) pools[n].reset(inbox, n);
+    for (int n = 0; n < static_cast<int>(pools.size()); ++n) pools[n].reset(inbox, n);
   }
 
   result.final_simple_regret = result.mean_simple_regret[T];

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/fbo/agent_step.hpp"
 #include "engine/fbo/algorithms.hpp"
 #include "engine/fbo/de_server.hpp"
 #include "engine/objectives/grid_objective.hpp"
@@ -53,6 +54,7 @@ struct ReferenceConfig {
   int effective_regions() const;
   double effective_delta() const;
   DeServerConfig server_config() const;
+  StepSettings step_settings() const;  ///< what fbo::choose_query needs
   /// Throws std::invalid_argument naming the parameter and the allowed values.
   void validate() const;
 };

@@ -1,0 +1,46 @@
+#include "engine/fbo/agent_step.hpp"
+
+#include <stdexcept>
+
+#include "engine/fbo/streams.hpp"
+
+namespace fedsim::fbo {
+
+std::vector<int> initial_design(const FboAgent& agent, int count, bool in_region,
+                                std::uint64_t seed, int id) {
+  RandomStream rng(seed, streams::agent_init, static_cast<std::uint64_t>(id));
+  return agent.initial_design(count, in_region, rng);
+}
+
+Choice choose_query(const StepSettings& s, const FboAgent& agent, int id, int t,
+                    const ServerInput& server) {
+  RandomStream rng(s.seed, streams::agent_choose, static_cast<std::uint64_t>(id),
+                   static_cast<std::uint64_t>(t));
+  switch (s.algorithm) {
+    case Algorithm::ts:
+      return ts_choose(agent, rng);
+    case Algorithm::fts:
+      return fts_choose(agent, t, *server.pool, s.p_schedule, s.p1_equals_p2, rng);
+    case Algorithm::fts_de:
+    case Algorithm::dp_fts:
+    case Algorithm::dp_fts_de:
+      return de_choose(agent, t, server.joint, s.p_schedule, s.p1_equals_p2, rng);
+  }
+  throw std::logic_error("choose_query: not an fbo::Algorithm value");
+}
+
+Evaluation evaluate(FboAgent& agent, const GridObjective& f, int index, double noise_sd,
+                    RandomStream& noise) {
+  const double fx = f.value_at(index);
+  const double y = fx + noise_sd * noise.normal();
+  agent.observe(index, y);
+  return {fx, y};
+}
+
+Eigen::VectorXd sample_message(const FboAgent& agent, std::uint64_t seed, int id, int t) {
+  RandomStream rng(seed, streams::agent_message, static_cast<std::uint64_t>(id),
+                   static_cast<std::uint64_t>(t));
+  return agent.sample_message(rng);
+}
+
+}  // namespace fedsim::fbo

@@ -1,0 +1,55 @@
+#pragma once
+/// One FBO agent's step, shared by the reference loop (engine/fbo/reference_loop) and the
+/// agent actor (actors/agent), so that both query, observe and report identically by
+/// construction: the counterpart of xarmed::run_client_phase. Every random draw comes from
+/// the streams of engine/fbo/streams.hpp.
+#include <cstdint>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "engine/fbo/agent.hpp"
+#include "engine/fbo/algorithms.hpp"
+#include "engine/objectives/grid_objective.hpp"
+#include "engine/rng.hpp"
+
+namespace fedsim::fbo {
+
+/// What a step needs to know of the run's configuration.
+struct StepSettings {
+  Algorithm algorithm = Algorithm::dp_fts_de;
+  PSchedule p_schedule = PSchedule::inv_sqrt;
+  bool p1_equals_p2 = false;
+  std::uint64_t seed = 1;
+};
+
+/// What the agent has from the server for iteration t: DE's broadcast omega^joint (M x P; null
+/// when nothing was released), FTS's pool of relayed messages (null for the others).
+struct ServerInput {
+  const Eigen::Ref<const Eigen::MatrixXd>* joint = nullptr;
+  FtsMessagePool* pool = nullptr;
+};
+
+/// The grid points of agent `id`'s initial design: `count` points, from its own sub-region
+/// when in_region (DE), drawn from the stream (seed, agent.init, id).
+std::vector<int> initial_design(const FboAgent& agent, int count, bool in_region,
+                                std::uint64_t seed, int id);
+
+/// Iteration t's query of agent `id` (t >= 1), drawn from the stream (seed, agent.choose, id, t).
+Choice choose_query(const StepSettings& s, const FboAgent& agent, int id, int t,
+                    const ServerInput& server);
+
+/// One evaluation: f's value at grid point `index`, observed with N(0, noise_sd^2) noise drawn
+/// from the agent's noise stream (seed, agent.noise, id), added to the agent's history.
+struct Evaluation {
+  double f;  ///< the noise-free value
+  double y;  ///< what the agent observed
+};
+Evaluation evaluate(FboAgent& agent, const GridObjective& f, int index, double noise_sd,
+                    RandomStream& noise);
+
+/// The message omega_{id,t} an agent sends after iteration t (t = 0: after the initial
+/// design), drawn from the stream (seed, agent.message, id, t).
+Eigen::VectorXd sample_message(const FboAgent& agent, std::uint64_t seed, int id, int t);
+
+}  // namespace fedsim::fbo
