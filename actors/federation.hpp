@@ -35,7 +35,7 @@ struct RunResult {
 /// federation.
 void add_fedsim_types(caf::actor_system_config& cfg);
 
-/// Runs the federation described by `config` (already finalized) in its own actor system with
+/// Runs the federation described by `config` (already validated) in its own actor system with
 /// options.threads threads. Throws on a setup error.
 RunResult run_federation(const scenario::ScenarioConfig& config, const RunOptions& options);
 

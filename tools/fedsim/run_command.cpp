@@ -29,7 +29,9 @@ void run(RunCommandOptions& o) {
   try {
     auto overrides = o.overrides;
     if (o.seed >= 0) overrides.push_back("seed=" + std::to_string(o.seed));
-    config = scenario::load_scenario(o.scenario, overrides);
+    scenario::LoadedScenario loaded = scenario::load_scenario_file(o.scenario, overrides);
+    for (const std::string& w : loaded.warnings) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
+    config = std::move(loaded.config);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }

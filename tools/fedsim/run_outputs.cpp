@@ -64,7 +64,7 @@ nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunR
                                     c.algorithm.is_private());
   s["agents"] = c.world.agents;
   // The agents whose regret the run reports: every agent, or FTS's target agent alone.
-  s["learners"] = c.algorithm.learners();
+  s["learners"] = scenario::reference_config(c).learners();
   s["iterations"] = c.algorithm.iterations;
   s["mean_final_simple_regret"] = r.final_simple_regret;
   s["mean_simple_regret_by_iteration"] = r.mean_simple_regret;
