@@ -47,6 +47,8 @@ struct Context {
   /// The keys that the table about to be read takes in the other family (passed down by the
   /// parent, which holds both variants), so that they are named as such.
   std::vector<std::string> other_family_keys;
+  bool from_file = false;             ///< reading a file (not validating a config built in code)
+  std::set<std::string> present;      ///< the keys read from the file or overrides
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -254,6 +256,14 @@ struct Field {
     note = std::move(n);
     return *this;
   }
+  /// A rule that looks beyond the value (other keys, the family): runs after the value's rule.
+  Field& also(std::function<void(const S&, const std::string& key, Context&)> extra) {
+    check = [first = check, extra](const S& s, const std::string& key, Context& c) {
+      if (first) first(s, key, c);
+      extra(s, key, c);
+    };
+    return *this;
+  }
   Field& defaults(std::string text_) {
     default_text = std::move(text_);
     return *this;
@@ -395,14 +405,24 @@ void read_table(const toml::table& toml, S& s, const std::string& path, Context&
       if (g.name == f.name && g.keys && !takes(g.family, ctx.family)) ctx.other_family_keys = g.keys();
     f.read(*n, s, key, ctx);
     ctx.other_family_keys.clear();
+    ctx.present.insert(key);
     if (f.inert) ctx.conditional.push_back({key, f.inert});
   }
 }
 
+/// Checks every key of the family in use; a value of the other family kept in a shared table
+/// (set in code) must stay at its default.
 template <class S>
 void check_table(const S& s, const std::string& path, Context& ctx, const Table<S>& t) {
-  for (const Field<S>& f : t.fields)
-    if (takes(f.family, ctx.family) && f.check) f.check(s, child_key(path, f.name), ctx);
+  for (const Field<S>& f : t.fields) {
+    const std::string key = child_key(path, f.name);
+    if (takes(f.family, ctx.family)) {
+      if (f.check) f.check(s, key, ctx);
+    } else if (f.kind == Field<S>::Kind::value && f.text(s, ctx) != f.default_text) {
+      fail(key, "not used by " + ctx.algorithm + ": only its default " + f.default_text +
+                    " is accepted, got " + f.text(s, ctx));
+    }
+  }
   if (t.check) t.check(s, path, ctx);
 }
 

@@ -51,23 +51,26 @@ std::string one_over_m(const ScenarioConfig& c) {
   return "  # 0: 1/M = " + toml_float(1.0 / static_cast<double>(c.world.agents));
 }
 
-/// Agents picked by id or by fraction: ids in [0, N), fraction in [0, 1], one way or the other.
-void check_selection(const std::vector<int>& agents, double fraction, const std::string& key,
-                     const Context& ctx) {
-  const int n = ctx.root.world.agents;
-  for (int id : agents)
-    if (id < 0 || id >= n)
-      fail(key + ".agents", "agent id must be in 0.." + std::to_string(n - 1) +
-                                " (world.agents = " + std::to_string(n) + "), got " +
-                                std::to_string(id));
-  if (!agents.empty() && fraction > 0) fail(key, "give either agents = [ids] or fraction, not both");
-  if (agents.empty() && fraction == 0)
-    fail(key, "selects no agent: give agents = [ids] or fraction in (0, 1]");
+/// Agents picked by id or by fraction, one way or the other (named by the entry's key).
+template <class S>
+void check_selection(const S& s, const std::string& path, Context&) {
+  if (!s.agents.empty() && s.fraction > 0)
+    fail(path, "give either agents = [ids] or fraction, not both");
+  if (s.agents.empty() && s.fraction == 0)
+    fail(path, "selects no agent: give agents = [ids] or fraction in (0, 1]");
 }
 
 template <class S>
 std::vector<Field<S>> selection_fields(const std::string& who) {
-  return {value("agents", &S::agents, any<std::vector<int>>(), who + ", by id (ids in 0 .. N-1) ..."),
+  return {value("agents", &S::agents, any<std::vector<int>>(), who + ", by id (ids in 0 .. N-1) ...")
+              .also([](const S& s, const std::string& key, Context& ctx) {
+                const int n = ctx.root.world.agents;
+                for (int id : s.agents)
+                  if (id < 0 || id >= n)
+                    fail(key, "agent id must be in 0.." + std::to_string(n - 1) +
+                                  " (world.agents = " + std::to_string(n) + "), got " +
+                                  std::to_string(id));
+              }),
           value("fraction", &S::fraction, probability(),
                 "... or the first ceil(fraction N) agents of a keyed shuffle (not both)")};
 }
@@ -100,9 +103,7 @@ const Table<AgentGroup>& group_table() {
               .defaults("\"group<i>\"")} +
           selection_fields<AgentGroup>("the group's agents") +
           inlined(&AgentGroup::link, link_table()),
-      [](const AgentGroup& g, const std::string& path, Context& ctx) {
-        check_selection(g.agents, g.fraction, path, ctx);
-      }};
+      check_selection<AgentGroup>};
   return t;
 }
 
@@ -112,15 +113,15 @@ const Table<CrashSchedule>& crash_table() {
           std::vector<Field<CrashSchedule>>{
               value("time", &CrashSchedule::time, at_least(0.0), "virtual time of the crash"),
               value("recover", &CrashSchedule::recover, any<double>(),
-                    "when they come back (> time); inf: crash-stop"),
+                    "when they come back (> time); inf: crash-stop")
+                  .also([](const CrashSchedule& c, const std::string& key, Context&) {
+                    if (!(c.recover > c.time))
+                      fail(key, "must be > time (" + number_text(c.time) +
+                                    "), or inf for crash-stop, got " + number_text(c.recover));
+                  }),
               value("keep_state", &CrashSchedule::keep_state, any<bool>(),
                     "whether they come back with their observations")},
-      [](const CrashSchedule& c, const std::string& path, Context& ctx) {
-        check_selection(c.agents, c.fraction, path, ctx);
-        if (!(c.recover > c.time))
-          fail(path + ".recover", "must be > time (" + number_text(c.time) +
-                                      "), or inf for crash-stop, got " + number_text(c.recover));
-      }};
+      check_selection<CrashSchedule>};
   return t;
 }
 
@@ -130,13 +131,13 @@ const Table<NetworkPartition>& partition_table() {
           std::vector<Field<NetworkPartition>>{
               value("start", &NetworkPartition::start, at_least(0.0), "start of the cut"),
               value("end", &NetworkPartition::end, any<double>(),
-                    "end of the cut (exclusive, > start, inf allowed)")},
-      [](const NetworkPartition& p, const std::string& path, Context& ctx) {
-        check_selection(p.agents, p.fraction, path, ctx);
-        if (!(p.end > p.start))
-          fail(path + ".end", "must be > start (" + number_text(p.start) + "), or inf, got " +
-                                  number_text(p.end));
-      }};
+                    "end of the cut (exclusive, > start, inf allowed)")
+                  .also([](const NetworkPartition& p, const std::string& key, Context&) {
+                    if (!(p.end > p.start))
+                      fail(key, "must be > start (" + number_text(p.start) + "), or inf, got " +
+                                    number_text(p.end));
+                  })},
+      check_selection<NetworkPartition>};
   return t;
 }
 
@@ -148,9 +149,8 @@ const Table<MalformedInjection>& malformed_table() {
       {value("rate", &MalformedInjection::rate, probability(),
              "probability that a report is corrupted"),
        value("kinds", &MalformedInjection::kinds,
-             {"", nullptr, join(malformed_kinds)}, "corruptions, drawn uniformly")},
-      [](const MalformedInjection& m, const std::string& path, Context&) {
-        const std::string key = path + ".kinds";
+             {"", nullptr, join(malformed_kinds)}, "corruptions, drawn uniformly")
+           .also([](const MalformedInjection& m, const std::string& key, Context&) {
         for (const std::string& kind : m.kinds)
           if (std::find(malformed_kinds.begin(), malformed_kinds.end(), kind) ==
               malformed_kinds.end())
@@ -158,7 +158,7 @@ const Table<MalformedInjection>& malformed_table() {
         if (m.rate > 0 && m.kinds.empty())
           fail(key, "must name at least one kind when rate > 0 (allowed: " +
                         join(malformed_kinds) + ")");
-      }};
+      })}};
   return t;
 }
 
@@ -295,7 +295,15 @@ const Table<xarmed::ProblemConfig>& problem_table() {
 const Table<WorldConfig>& world_table() {
   static const Table<WorldConfig> t{{
       value("agents", &WorldConfig::agents, at_least(1),
-            "N, the number of agents (X-armed: M, the clients)"),
+            "N, the number of agents (X-armed: M, the clients)")
+          .also([](const WorldConfig& w, const std::string& key, Context& ctx) {
+            if (ctx.family != Family::fbo || w.agents >= 2) return;
+            if (ctx.root.algorithm.algorithm == Algorithm::fts)
+              fail(key, "FTS needs at least 2 agents, got " + std::to_string(w.agents));
+            if (w.peer_observations > 0)
+              fail(key, "must be >= 2 with world.peer_observations > 0 (the target agent and "
+                        "at least one peer), got " + std::to_string(w.agents));
+          }),
       value("noise_variance", &WorldConfig::noise_variance, at_least(0.0),
             "sigma^2 of each observation's Gaussian noise")
           .only(Family::fbo),
@@ -321,33 +329,30 @@ const Table<WorldConfig>& world_table() {
 // ---------------------------------------------------------------------------------------------
 // [algorithm]
 
-/// FTS's target-agent setting: which algorithms and sizes it allows.
-void check_peers(const ScenarioConfig& c) {
-  if (c.world.peer_observations == 0) return;
-  if (c.world.agents < 2)
-    fail("world.agents", "must be >= 2 with world.peer_observations > 0 (the target agent and "
-                         "at least one peer), got " + std::to_string(c.world.agents));
-  const Algorithm a = c.algorithm.algorithm;
-  if (a != Algorithm::ts && a != Algorithm::fts)
-    fail("algorithm.name", "'" + name_of(a) +
-                               "' does not run in the target-agent setting "
-                               "(world.peer_observations > 0): allowed ts, fts");
-  if (a == Algorithm::fts && !c.algorithm.fts_one_shot)
-    fail("algorithm.fts_one_shot", "must be true with world.peer_observations > 0: the peers "
-                                   "send one message each, before the start");
-}
-
 const Table<fbo::ReferenceConfig>& reference_table() {
   using fbo::ReferenceConfig;
   static const Table<ReferenceConfig> t{
-      {value("name", &ReferenceConfig::algorithm, one_of<Algorithm>(), "the algorithm"),
+      {value("name", &ReferenceConfig::algorithm, one_of<Algorithm>(), "the algorithm")
+           .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
+             if (ctx.root.world.peer_observations > 0 && a.algorithm != Algorithm::ts &&
+                 a.algorithm != Algorithm::fts)
+               fail(key, "'" + name_of(a.algorithm) +
+                             "' does not run in the target-agent setting "
+                             "(world.peer_observations > 0): allowed ts, fts");
+           }),
        value("iterations", &ReferenceConfig::iterations, at_least(1),
              "T, iterations after the initial design"),
        value("n_init", &ReferenceConfig::n_init, at_least(1), "N_init, initial points per agent"),
        value("features", &ReferenceConfig::features, at_least(1), "M, random Fourier features"),
        value("subregions", &ReferenceConfig::subregions, at_least(1),
              "P, DE sub-regions (<= world.objective.grid_size)")
-           .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de")),
+           .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de"))
+           .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
+             const int grid = ctx.root.world.objective.grid_size;
+             if (a.subregions > grid)
+               fail(key, "must not exceed world.objective.grid_size (" + std::to_string(grid) +
+                             "), got " + std::to_string(a.subregions));
+           }),
        value("q", &ReferenceConfig::q, in("(0, 1]", [](double v) { return v > 0 && v <= 1; }),
              "subsampling probability")
            .when(algorithm_is(private_algorithms, "used by the private algorithms")),
@@ -371,36 +376,35 @@ const Table<fbo::ReferenceConfig>& reference_table() {
                               "used by every algorithm but ts")),
        value("fts_one_shot", &ReferenceConfig::fts_one_shot, any<bool>(),
              "FTS: messages sent once before the start, each used once")
-           .when(algorithm_is({Algorithm::fts}, "used by fts")),
+           .when(algorithm_is({Algorithm::fts}, "used by fts"))
+           .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
+             if (ctx.root.world.peer_observations > 0 && a.algorithm == Algorithm::fts &&
+                 !a.fts_one_shot)
+               fail(key, "must be true with world.peer_observations > 0: the peers send one "
+                         "message each, before the start");
+           }),
        value("temperature", &ReferenceConfig::temperature, one_of<fbo::TemperatureSchedule>(),
              "DE weight temperature schedule")
            .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de")),
        value("weight_a", &ReferenceConfig::weight_a, positive(),
              "a, DE softmax weight constant (< ln(DBL_MAX / N))")
-           .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de")),
+           .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de"))
+           .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
+             const int n = ctx.root.world.agents;
+             const double limit = max_weight_a(n);
+             const bool de =
+                 a.algorithm == Algorithm::fts_de || a.algorithm == Algorithm::dp_fts_de;
+             if (de && a.temperature != fbo::TemperatureSchedule::uniform && !(a.weight_a < limit))
+               fail(key, "must be < ln(DBL_MAX / N) = " + number_text(limit) +
+                             " with world.agents = " + std::to_string(n) +
+                             " (larger, the DE weights exp(a / T) overflow), got " +
+                             number_text(a.weight_a));
+           }),
        value("explore_own_region", &ReferenceConfig::explore_own_region, any<bool>(),
              "DE: initial points drawn from the agent's own sub-region")
            .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de")),
        value("local_sampler", &ReferenceConfig::local_sampler, one_of<fbo::LocalSampler>(),
-             "how local TS draws from the agent's own posterior")},
-      [](const ReferenceConfig& a, const std::string&, Context& ctx) {
-        const ScenarioConfig& c = ctx.root;
-        if (a.algorithm == Algorithm::fts && c.world.agents < 2)
-          fail("world.agents", "FTS needs at least 2 agents, got " + std::to_string(c.world.agents));
-        if (a.subregions > c.world.objective.grid_size)
-          fail("algorithm.subregions", "must not exceed world.objective.grid_size (" +
-                                           std::to_string(c.world.objective.grid_size) +
-                                           "), got " + std::to_string(a.subregions));
-        check_peers(c);
-        const bool de = a.algorithm == Algorithm::fts_de || a.algorithm == Algorithm::dp_fts_de;
-        const double limit = max_weight_a(c.world.agents);
-        if (de && a.temperature != fbo::TemperatureSchedule::uniform && !(a.weight_a < limit))
-          fail("algorithm.weight_a",
-               "must be < ln(DBL_MAX / N) = " + number_text(limit) + " with world.agents = " +
-                   std::to_string(c.world.agents) +
-                   " (larger, the DE weights exp(a / T) overflow), got " +
-                   number_text(a.weight_a));
-      }};
+             "how local TS draws from the agent's own posterior")}};
   return t;
 }
 
@@ -412,7 +416,16 @@ const Table<xarmed::FedPneParams>& fed_pne_params_table() {
             "smoothness rho"),
       value("c", &FedPneParams::c, positive(), "confidence constant c"),
       value("c1", &FedPneParams::c1, positive(),
-            "confidence constant c_1; log(c1 T / delta) must be > 0"),
+            "confidence constant c_1; log(c1 T / delta) must be > 0")
+          .also([](const FedPneParams& p, const std::string& key, Context& ctx) {
+            const int m = ctx.root.world.agents;
+            const std::int64_t budget = ctx.root.xarmed.fed_pne.budget;
+            if (!(std::log(p.c1 * static_cast<double>(budget) / p.effective_delta(m)) > 0))
+              fail(key, "log(c1 T / delta) must be > 0 (raise c1 or budget, or lower delta), "
+                        "got c1 = " + number_text(p.c1) + ", budget = " +
+                            std::to_string(budget) + ", delta = " +
+                            number_text(p.effective_delta(m)));
+          }),
       value("delta", &FedPneParams::delta,
             {"must be in (0, 1], or 0 for 1/M", [](double v) { return v >= 0 && v <= 1; },
              "[0, 1]"},
@@ -454,7 +467,21 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
                        {"must be a finite number > 0 (dp-fed-pne), or 0 (fed-pne)",
                         [](double v) { return std::isfinite(v) && v >= 0; },
                         "> 0 for dp-fed-pne, 0 for fed-pne"},
-                       "epsilon of each client's per-node release"),
+                       "epsilon of each client's per-node release")
+                     .also([](const FedPneConfig& f, const std::string& key, Context& ctx) {
+                       // In a file the name is the only switch: each checks dp_epsilon.
+                       if (!ctx.from_file) return;
+                       if (ctx.algorithm == xarmed_algorithm_names()[1]) {
+                         if (!ctx.present.count(key))
+                           fail(key, "required by dp-fed-pne (allowed: a finite number > 0)");
+                         if (!(std::isfinite(f.dp_epsilon) && f.dp_epsilon > 0))
+                           fail(key, "must be a finite number > 0 for dp-fed-pne, got " +
+                                         number_text(f.dp_epsilon));
+                       } else if (f.dp_epsilon != 0) {
+                         fail(key, "must be 0 or absent for fed-pne (name = \"dp-fed-pne\" runs "
+                                   "DP-Fed-PNE), got " + number_text(f.dp_epsilon));
+                       }
+                     }),
                  value("dp_delta", &FedPneConfig::dp_delta,
                        {"must be in (0, 1), or 0 for 1/M",
                         [](double v) { return v >= 0 && v < 1; }, "[0, 1) (dp-fed-pne)"},
@@ -474,18 +501,7 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
                   "dp_delta in (0, 1)");
     };
     return Table<FedPneConfig>{fields, [](const FedPneConfig&, const std::string&, Context& c) {
-                                 const xarmed::FedPneConfig f = fed_pne_config(c.root);
-                                 const double log_term =
-                                     std::log(f.params.c1 * static_cast<double>(f.budget) /
-                                              f.params.effective_delta(f.problem.clients));
-                                 if (!(log_term > 0))
-                                   fail("algorithm.c1",
-                                        "log(c1 T / delta) must be > 0 (raise c1 or budget, or "
-                                        "lower delta), got c1 = " + number_text(f.params.c1) +
-                                            ", budget = " + std::to_string(f.budget) +
-                                            ", delta = " +
-                                            number_text(f.params.effective_delta(f.problem.clients)));
-                                 check_fed_pne_limits(f);
+                                 check_fed_pne_limits(fed_pne_config(c.root));
                                }};
   }();
   return t;
@@ -499,10 +515,34 @@ const Table<PolicyConfig>& policy_table() {
       {value("kind", &PolicyConfig::kind, one_of<Policy>(),
              "sync: wait for every live agent; deadline: aggregate what arrived by the deadline; "
              "quorum: the first K, with a deadline fallback; async: aggregate every K arrivals "
-             "or every period"),
+             "or every period")
+           .also([](const PolicyConfig& p, const std::string& key, Context& ctx) {
+             // A phase closes on every live client's node means; a quorum or stale reports
+             // would bias the elimination, which assumes each node's mean covers all M clients.
+             if (ctx.family == Family::xarmed && (p.kind == Policy::quorum || p.kind == Policy::async))
+               fail(key, "'" + name_of(p.kind) + "' is not supported by " + ctx.algorithm +
+                             " (allowed: sync, deadline)");
+           }),
        value("dead_after_missed", &PolicyConfig::dead_after_missed, at_least(1),
              "rounds in a row an agent's report is missing before it is presumed dead "
-             "(at most the run's rounds)"),
+             "(at most the run's rounds)")
+           .also([](const PolicyConfig& p, const std::string& key, Context& ctx) {
+             // A round or phase per iteration or pull at most: a larger count never presumes a
+             // silent agent dead before the run's work is over, so a crashed agent would keep
+             // the server opening empty rounds (2^31 of them) long after the others finished.
+             const ScenarioConfig& c = ctx.root;
+             const bool xarmed = ctx.family == Family::xarmed;
+             const double rounds = xarmed ? static_cast<double>(c.xarmed.fed_pne.budget)
+                                          : c.algorithm.iterations + 1.0;
+             if (p.dead_after_missed > rounds)
+               fail(key, "must be at most the run's rounds, " +
+                             std::string(xarmed ? "algorithm.budget = "
+                                                : "algorithm.iterations + 1 = ") +
+                             number_text(rounds) +
+                             " (a larger count never presumes a crashed agent dead and the "
+                             "server opens empty rounds long after the run's work), got " +
+                             std::to_string(p.dead_after_missed));
+           }),
        value("round_timeout", &PolicyConfig::round_timeout,
              {"must be > 0 seconds (inf: no timeout)", [](double v) { return v > 0; }, "> 0, inf"},
              "sync: seconds after the broadcast before missing agents count as having missed "
@@ -517,10 +557,24 @@ const Table<PolicyConfig>& policy_table() {
            .when(policy_is({Policy::deadline})),
        value("quorum", &PolicyConfig::quorum, {"", nullptr, "(0, 1] or a whole count 2 .. N"},
              "quorum: <= 1 a fraction of N, > 1 a count K")
-           .when(policy_is({Policy::quorum})),
+           .when(policy_is({Policy::quorum}))
+           .also([](const PolicyConfig& p, const std::string& key, Context& ctx) {
+             // <= 1 is a fraction of N; above 1 a count, which must be whole and <= N.
+             const int n = ctx.root.world.agents;
+             const bool fraction = p.quorum > 0 && p.quorum <= 1;
+             const bool count = p.quorum > 1 && p.quorum == std::floor(p.quorum) && p.quorum <= n;
+             if (!fraction && !count)
+               fail(key, "must be a fraction in (0, 1] or a whole count in 2.." +
+                             std::to_string(n) + " (world.agents), got " + number_text(p.quorum));
+           }),
        value("async_every", &PolicyConfig::async_every, at_least(0),
              "async: aggregate every K arrivals (0: use the period)")
-           .when(policy_is({Policy::async})),
+           .when(policy_is({Policy::async}))
+           .also([](const PolicyConfig& p, const std::string& key, Context&) {
+             if (p.kind == Policy::async && p.async_every == 0 && p.async_period == 0)
+               fail(key, "the async policy needs async_every > 0 (arrivals) or async_period > 0 "
+                         "(seconds)");
+           }),
        value("async_period", &PolicyConfig::async_period, at_least(0.0),
              "async: aggregate every period seconds (0: use K)")
            .when(policy_is({Policy::async})),
@@ -538,39 +592,7 @@ const Table<PolicyConfig>& policy_table() {
                         ? ""
                         : "used by policy.staleness = polynomial, not " +
                               name_of(c.policy.staleness);
-           })},
-      [](const PolicyConfig& p, const std::string&, Context& ctx) {
-        const int n = ctx.root.world.agents;
-        // quorum <= 1 is a fraction of N; above 1 it is a count, which must be whole and <= N.
-        const bool fraction = p.quorum > 0 && p.quorum <= 1;
-        const bool count = p.quorum > 1 && p.quorum == std::floor(p.quorum) && p.quorum <= n;
-        if (!fraction && !count)
-          fail("policy.quorum", "must be a fraction in (0, 1] or a whole count in 2.." +
-                                    std::to_string(n) + " (world.agents), got " +
-                                    number_text(p.quorum));
-        // A phase closes on every live client's node means; a quorum or stale reports would
-        // bias the elimination, which assumes each node's mean covers all M clients.
-        if (ctx.root.xarmed.enabled && (p.kind == Policy::quorum || p.kind == Policy::async))
-          fail("policy.kind", "'" + name_of(p.kind) + "' is not supported by " + ctx.algorithm +
-                                  " (allowed: sync, deadline)");
-        if (p.kind == Policy::async && p.async_every == 0 && p.async_period == 0)
-          fail("policy.async_every",
-               "the async policy needs async_every > 0 (arrivals) or async_period > 0 (seconds)");
-        // A round or phase per iteration or pull at most: a larger count never presumes a
-        // silent agent dead before the run's work is over, so a crashed agent would keep the
-        // server opening empty rounds (2^31 of them) long after the others finished.
-        const ScenarioConfig& c = ctx.root;
-        const double rounds = c.xarmed.enabled ? static_cast<double>(c.xarmed.fed_pne.budget)
-                                               : c.algorithm.iterations + 1.0;
-        if (p.dead_after_missed > rounds)
-          fail("policy.dead_after_missed",
-               "must be at most the run's rounds, " +
-                   std::string(c.xarmed.enabled ? "algorithm.budget = "
-                                                : "algorithm.iterations + 1 = ") +
-                   number_text(rounds) + " (a larger count never presumes a crashed agent dead "
-                   "and the server opens empty rounds long after the run's work), got " +
-                   std::to_string(p.dead_after_missed));
-      }};
+           })}};
   return t;
 }
 
@@ -585,12 +607,27 @@ const Table<PrivacyConfig>& privacy_table() {
               },
               join(accountants)},
              "moments: RDP accountant; moments-paper: DP-FTS-DE's published convention; tight: "
-             "PLD accounting"),
+             "PLD accounting")
+           .also([](const PrivacyConfig& p, const std::string& key, Context& ctx) {
+             // Kept by the X-armed family so that a file switches families by its name alone.
+             const std::string defaults = PrivacyConfig{}.accountant;
+             if (ctx.family == Family::xarmed && p.accountant != defaults)
+               fail(key, "not used by " + ctx.algorithm + " (its privacy is algorithm.dp_epsilon "
+                         "/ dp_delta): only the default '" + defaults + "' is accepted, got '" +
+                             p.accountant + "'");
+           }),
        value("delta", &PrivacyConfig::delta,
              {"must be in (0, 1), or 0 for 1/N^1.1", [](double v) { return v >= 0 && v < 1; },
               "[0, 1)"},
              "the delta of (epsilon, delta)-DP; 0: the paper's 1/N^1.1")
            .only(Family::fbo)
+           .also([](const PrivacyConfig& p, const std::string& key, Context& ctx) {
+             const Algorithm a = ctx.root.algorithm.algorithm;
+             const bool dp = a == Algorithm::dp_fts || a == Algorithm::dp_fts_de;
+             if (dp && ctx.root.world.agents == 1 && p.delta == 0)
+               fail(key, "0 means 1/N^1.1 = 1 with world.agents = 1, which is no guarantee: "
+                         "give a delta in (0, 1)");
+           })
            .noting([](const PrivacyConfig& p, Context& c) -> std::string {
              if (p.delta != 0) return "";
              return "  # 0: 1/N^1.1 = " +
@@ -599,28 +636,7 @@ const Table<PrivacyConfig>& privacy_table() {
        value("budget", &PrivacyConfig::budget,
              {"must be an epsilon > 0 (inf: no budget)", [](double v) { return v > 0; }, "> 0, inf"},
              "epsilon budget: past it the server stops releasing")
-           .only(Family::fbo)},
-      [](const PrivacyConfig& p, const std::string&, Context& ctx) {
-        const ScenarioConfig& c = ctx.root;
-        if (c.xarmed.enabled) {
-          // What the X-armed family does not use must stay at its default.
-          const PrivacyConfig defaults;
-          const std::string why = "not used by " + ctx.algorithm +
-                                  " (its privacy is algorithm.dp_epsilon / dp_delta)";
-          if (p.accountant != defaults.accountant)
-            fail("privacy.accountant", why + ": only the default '" + defaults.accountant +
-                                           "' is accepted, got '" + p.accountant + "'");
-          if (p.delta != defaults.delta) fail("privacy.delta", why + ", got " + number_text(p.delta));
-          if (p.budget != defaults.budget)
-            fail("privacy.budget", why + ", got " + number_text(p.budget));
-          return;
-        }
-        const bool dp = c.algorithm.algorithm == Algorithm::dp_fts ||
-                        c.algorithm.algorithm == Algorithm::dp_fts_de;
-        if (dp && c.world.agents == 1 && p.delta == 0)
-          fail("privacy.delta", "0 means 1/N^1.1 = 1 with world.agents = 1, which is no "
-                                "guarantee: give a delta in (0, 1)");
-      }};
+           .only(Family::fbo)}};
   return t;
 }
 
@@ -666,35 +682,25 @@ const Table<ScenarioConfig>& root_table() {
 
 /// The algorithm a file names (validated) and its family.
 void read_family(const toml::table& root, Context& ctx) {
+  // [algorithm] name: the first key of the FBO [algorithm] table.
+  const Field<ScenarioConfig>& table = *std::find_if(
+      root_table().fields.begin(), root_table().fields.end(),
+      [](const auto& f) { return f.kind == Field<ScenarioConfig>::Kind::table && f.family == Family::fbo; });
+  const Field<fbo::ReferenceConfig>& name_field = reference_table().fields.front();
+  const std::string key = child_key(table.name, name_field.name);
   ctx.algorithm = name_of(fbo::ReferenceConfig{}.algorithm);
-  const toml::node* algorithm = root.get("algorithm");
-  const toml::node* name = algorithm && algorithm->is_table() ? algorithm->as_table()->get("name")
-                                                               : nullptr;
-  if (name) ctx.algorithm = Value<std::string>::read(*name, "algorithm.name");
+  const toml::node* algorithm = root.get(table.name);
+  const toml::node* name =
+      algorithm && algorithm->is_table() ? algorithm->as_table()->get(name_field.name) : nullptr;
+  if (name) ctx.algorithm = Value<std::string>::read(*name, key);
   std::vector<std::string> allowed = Value<Algorithm>::allowed();
   const std::vector<std::string>& xarmed = xarmed_algorithm_names();
   allowed.insert(allowed.end(), xarmed.begin(), xarmed.end());
   if (std::find(allowed.begin(), allowed.end(), ctx.algorithm) == allowed.end())
-    fail("algorithm.name", "unknown value '" + ctx.algorithm + "' (allowed: " + join(allowed) + ")");
+    fail(key, "unknown value '" + ctx.algorithm + "' (allowed: " + join(allowed) + ")");
   const bool is_xarmed = std::find(xarmed.begin(), xarmed.end(), ctx.algorithm) != xarmed.end();
   ctx.family = is_xarmed ? Family::xarmed : Family::fbo;
   ctx.root.xarmed.enabled = is_xarmed;
-}
-
-/// dp-fed-pne or fed-pne: the name is the only switch, so each checks dp_epsilon against itself.
-void check_dp_by_name(const toml::table& root, const Context& ctx) {
-  const toml::node* algorithm = root.get("algorithm");
-  const bool given = algorithm && algorithm->as_table() && algorithm->as_table()->get("dp_epsilon");
-  const double eps = ctx.root.xarmed.fed_pne.dp_epsilon;
-  const std::string key = "algorithm.dp_epsilon";
-  if (ctx.algorithm == xarmed_algorithm_names()[1]) {
-    if (!given) fail(key, "required by dp-fed-pne (allowed: a finite number > 0)");
-    if (!(std::isfinite(eps) && eps > 0))
-      fail(key, "must be a finite number > 0 for dp-fed-pne, got " + number_text(eps));
-  } else if (eps != 0) {
-    fail(key, "must be 0 or absent for fed-pne (name = \"dp-fed-pne\" runs DP-Fed-PNE), got " +
-                  number_text(eps));
-  }
 }
 
 /// Every rule of every key, then the engine's own validation as a safety net: a config the
@@ -724,9 +730,9 @@ LoadedScenario read_scenario(const toml::table& root, const std::string& source,
   ctx.file_folder = std::filesystem::path(source).parent_path();
   if (ctx.file_folder.empty()) ctx.file_folder = std::filesystem::current_path();
   ctx.from_command = from_command;
+  ctx.from_file = true;
   read_family(root, ctx);
   read_table(root, c, "", ctx, root_table());
-  if (c.xarmed.enabled) check_dp_by_name(root, ctx);
   check_all(ctx);
   for (const Conditional& k : ctx.conditional) {
     if (!warn_file_keys && !from_command.count(k.key)) continue;

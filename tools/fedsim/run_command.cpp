@@ -64,7 +64,7 @@ void run(RunCommandOptions& o) {
   if (config.xarmed.enabled) {
     const auto& fp = config.xarmed.fed_pne;
     std::printf("%s: %s on %s, M=%d T=%lld  avg cumulative regret per client %.2f",
-                config.name.c_str(), fp.is_private() ? "dp-fed-pne" : "fed-pne",
+                config.name.c_str(), scenario::xarmed_algorithm_name(fp).c_str(),
                 xarmed::to_string(fp.problem.objective).c_str(), config.world.agents,
                 static_cast<long long>(fp.budget), r.average_cumulative_regret);
     if (fp.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);

@@ -11,16 +11,6 @@ namespace fedsim::cli {
 
 namespace {
 
-const char* policy_name(scenario::PolicyConfig::Kind kind) {
-  switch (kind) {
-    case scenario::PolicyConfig::Kind::sync: return "sync";
-    case scenario::PolicyConfig::Kind::deadline: return "deadline";
-    case scenario::PolicyConfig::Kind::quorum: return "quorum";
-    case scenario::PolicyConfig::Kind::async: return "async";
-  }
-  return "?";
-}
-
 /// The fields every run's summary has: identity, privacy, messages and times.
 nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r,
                               const std::string& algorithm, bool is_private) {
@@ -30,7 +20,7 @@ nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::R
           {"seed", c.seed},
           {"version", "0.1.0"},
           {"algorithm", algorithm},
-          {"policy", policy_name(c.policy.kind)},
+          {"policy", scenario::name_of(c.policy.kind)},
           {"epsilon", is_private ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)},
           {"delta", is_private ? nlohmann::json(r.delta) : nlohmann::json(nullptr)},
           {"messages",
@@ -50,7 +40,7 @@ nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::R
 nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r) {
   if (c.xarmed.enabled) {
     const auto& fp = c.xarmed.fed_pne;
-    nlohmann::json s = common_summary(c, r, fp.is_private() ? "dp-fed-pne" : "fed-pne",
+    nlohmann::json s = common_summary(c, r, scenario::xarmed_algorithm_name(fp),
                                       fp.is_private());
     s["objective"] = xarmed::to_string(fp.problem.objective);
     s["clients"] = c.world.agents;
