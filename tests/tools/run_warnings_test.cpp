@@ -36,7 +36,7 @@ TEST_CASE("fedsim run and sweep warn once of keys without effect", "[cli][warnin
                                 " --quiet --out " + (dir / "again").string());
   INFO(again.output);
   REQUIRE(again.exit_code == 0);
-  CHECK(count(again.output, "warning") == 0);
+  CHECK(count(again.output, "fedsim: warning") == 0);
   // A sweep of two seeds warns once.
   const auto sweep = run_fedsim("sweep " + tiny + " --seeds 2 --set policy.deadline=2 --out " +
                                 (dir / "sweep").string());
