@@ -57,7 +57,10 @@ PartitionEstimate initial_partition(const xarmed::FedPneConfig& f) {
   const int deepest = max_depth(f.k);
   PartitionEstimate e;
   while (e.nodes * schedule.tau(e.depth) < m || schedule.tau(e.depth) <= 1.0) {
-    if (e.nodes > max_initial_nodes) return e;  // past the limit: no need to go on
+    if (e.nodes > max_initial_nodes) {  // past the limit: no need to go on
+      e.complete = false;
+      return e;
+    }
     if (e.depth >= deepest) {
       e.nodes = std::numeric_limits<double>::infinity();
       return e;
@@ -79,8 +82,10 @@ void check_fed_pne_limits(const xarmed::FedPneConfig& f) {
              "): log(c1 T / delta) must be finite");
   const PartitionEstimate start = initial_partition(f);
   if (!(start.nodes <= max_initial_nodes))
-    fail(growth_key(f), "the initial partition would hold " + number_text(start.nodes) +
-                            " nodes (k^h at depth " + std::to_string(start.depth) +
+    fail(growth_key(f), "the initial partition would hold " +
+                            std::string(start.complete ? "" : "more than ") +
+                            number_text(start.nodes) + " nodes (k^h at depth " +
+                            std::to_string(start.depth) +
                             ", split while |K| tau_h < M or tau_h <= 1), above the limit of " +
                             std::to_string(static_cast<long long>(max_initial_nodes)) + " (" +
                             settings(f) +

@@ -17,6 +17,7 @@ constexpr double max_initial_nodes = 1e6;
 struct PartitionEstimate {
   int depth = 0;
   double nodes = 1;  ///< k^depth; +inf if the tree's depth limit (k^h <= 2^63) is passed
+  bool complete = true;  ///< false: counting stopped past max_initial_nodes, still splitting
 };
 PartitionEstimate initial_partition(const xarmed::FedPneConfig& config);
 
