@@ -2,6 +2,8 @@
 /// Limits that configurations the key rules accept can still break: Fed-PNE's schedule
 /// overflowing or its initial partition exhausting memory, DE weights overflowing. Computed
 /// from the engine's own formulas, before anything is allocated; each error names a key.
+#include <string>
+
 #include "engine/fbo/reference_loop.hpp"
 #include "engine/xarmed/fed_pne_run.hpp"
 
@@ -21,11 +23,20 @@ struct PartitionEstimate {
 };
 PartitionEstimate initial_partition(const xarmed::FedPneConfig& config);
 
-/// Throws std::invalid_argument naming a key unless, at every depth the budget can reach,
-/// tau_h is finite and the pulls per node ceil(tau_h / M) stay <= 2^53 (what FedPneSchedule
-/// computes exactly), the depth stays within the tree, and the initial partition holds at most
-/// max_initial_nodes. `config` is the engine's (fed_pne_config()), its key rules already met.
-void check_fed_pne_limits(const xarmed::FedPneConfig& config);
+/// The Fed-PNE parameter a broken limit is blamed on (the schema maps it to its key).
+enum class FedPneParameter { none, budget, k, nu1, rho, c, c1, delta };
+struct FedPneLimit {
+  FedPneParameter blame = FedPneParameter::none;
+  std::string what;  ///< the message, without the key
+};
+
+/// What is wrong unless c1 T / delta is finite, the initial partition holds at most
+/// max_initial_nodes, and at every depth the budget can reach the pulls per node
+/// ceil(tau_h / M) stay <= 2^53 (what FedPneSchedule computes exactly) and the depth within the
+/// tree. Blames the parameter moved from its default in the direction that breaks the limit.
+/// `config` is the engine's (fed_pne_config()); blames none while a key rule is unmet (the
+/// rule reports it).
+FedPneLimit fed_pne_limit(const xarmed::FedPneConfig& config);
 
 /// The largest DE weight constant a whose softmax weights stay finite with N agents: the
 /// weight ratio is exp(a / T) <= exp(a) for every temperature schedule but uniform, and the

@@ -46,6 +46,15 @@ Inert algorithm_is(std::vector<Algorithm> algorithms, std::string what) {
 const std::vector<Algorithm> de_algorithms = {Algorithm::fts_de, Algorithm::dp_fts_de};
 const std::vector<Algorithm> private_algorithms = {Algorithm::dp_fts, Algorithm::dp_fts_de};
 
+/// Fails with `key` if the Fed-PNE schedule or partition limit is broken and blames `p`.
+template <class S>
+std::function<void(const S&, const std::string&, Context&)> blamed_for(FedPneParameter p) {
+  return [p](const S&, const std::string& key, Context& ctx) {
+    const FedPneLimit limit = fed_pne_limit(fed_pne_config(ctx.root));
+    if (limit.blame == p) fail(key, limit.what);
+  };
+}
+
 /// What a Fed-PNE "0 means 1/M" value stands for.
 std::string one_over_m(const ScenarioConfig& c) {
   return "  # 0: 1/M = " + toml_float(1.0 / static_cast<double>(c.world.agents));
@@ -411,10 +420,13 @@ const Table<fbo::ReferenceConfig>& reference_table() {
 const Table<xarmed::FedPneParams>& fed_pne_params_table() {
   using xarmed::FedPneParams;
   static const Table<FedPneParams> t{{
-      value("nu1", &FedPneParams::nu1, positive(), "smoothness nu_1"),
+      value("nu1", &FedPneParams::nu1, positive(), "smoothness nu_1")
+          .also(blamed_for<FedPneParams>(FedPneParameter::nu1)),
       value("rho", &FedPneParams::rho, in("(0, 1)", [](double v) { return v > 0 && v < 1; }),
-            "smoothness rho"),
-      value("c", &FedPneParams::c, positive(), "confidence constant c"),
+            "smoothness rho")
+          .also(blamed_for<FedPneParams>(FedPneParameter::rho)),
+      value("c", &FedPneParams::c, positive(), "confidence constant c")
+          .also(blamed_for<FedPneParams>(FedPneParameter::c)),
       value("c1", &FedPneParams::c1, positive(),
             "confidence constant c_1; log(c1 T / delta) must be > 0")
           .also([](const FedPneParams& p, const std::string& key, Context& ctx) {
@@ -425,11 +437,13 @@ const Table<xarmed::FedPneParams>& fed_pne_params_table() {
                         "got c1 = " + number_text(p.c1) + ", budget = " +
                             std::to_string(budget) + ", delta = " +
                             number_text(p.effective_delta(m)));
-          }),
+          })
+          .also(blamed_for<FedPneParams>(FedPneParameter::c1)),
       value("delta", &FedPneParams::delta,
             {"must be in (0, 1], or 0 for 1/M", [](double v) { return v >= 0 && v <= 1; },
              "[0, 1]"},
             "confidence delta; 0: the paper's 1/M")
+          .also(blamed_for<FedPneParams>(FedPneParameter::delta))
           .noting([](const FedPneParams& p, Context& c) {
             return p.delta == 0 ? one_over_m(c.root) : "";
           }),
@@ -455,8 +469,10 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
     std::vector<Field<FedPneConfig>> fields{
         name,
         value("budget", &FedPneConfig::budget, at_least(std::int64_t{1}),
-              "T, pulls per client"),
-        value("k", &FedPneConfig::k, at_least(2), "arity of the partition"),
+              "T, pulls per client")
+            .also(blamed_for<FedPneConfig>(FedPneParameter::budget)),
+        value("k", &FedPneConfig::k, at_least(2), "arity of the partition")
+            .also(blamed_for<FedPneConfig>(FedPneParameter::k)),
         value("split", &FedPneConfig::split, one_of<xarmed::SplitRule>(),
               "the axis each cell is split along: uniform per node, or depth mod d"),
         value("point", &FedPneConfig::point, one_of<xarmed::PointRule>(),
@@ -500,9 +516,7 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
         fail(key, "0 means 1/M = 1 with world.agents = 1, which is no guarantee: give a "
                   "dp_delta in (0, 1)");
     };
-    return Table<FedPneConfig>{fields, [](const FedPneConfig&, const std::string&, Context& c) {
-                                 check_fed_pne_limits(fed_pne_config(c.root));
-                               }};
+    return Table<FedPneConfig>{fields};
   }();
   return t;
 }
