@@ -10,7 +10,10 @@
 ///       .when(policy_is({PolicyConfig::Kind::fedbuff})),
 /// then `build/tests/fedsim_tests "[update-readme]"` rewrites the schema table of
 /// scenarios/README.md (a test compares them). A new enum value is one entry in its name table
-/// (actors/run_config.cpp).
+/// (actors/run_config.cpp). A rule that looks at other keys is `.also(...)` on the field, naming
+/// the key it is given. A value written as an inline table of its own (a duration, a loss model
+/// { kind = "gilbert-elliott", ... }) is a Value<T> specialisation: see Value<Distribution>,
+/// whose per-kind parameter table in schema.cpp reads, writes and checks it.
 #include <toml++/toml.h>
 
 #include <algorithm>
