@@ -115,7 +115,7 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
                                  const scenario::ScenarioConfig& config,
                                  const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  const xarmed::FedPneConfig& fp = config.xarmed.fed_pne;
+  const xarmed::FedPneConfig fp = scenario::fed_pne_config(config);
   auto shared = std::make_shared<FedPneShared>();
   shared->config = fp;
   shared->problem = std::make_shared<const xarmed::FederatedProblem>(xarmed::make_problem(fp.problem));
@@ -164,7 +164,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
                          const RunOptions& options) {
   if (config.xarmed.enabled) return run_fed_pne_federation(system, config, options);
   const auto start = std::chrono::steady_clock::now();
-  const fbo::ReferenceConfig& algo = config.algorithm;
+  const fbo::ReferenceConfig algo = scenario::reference_config(config);
   const int N = algo.agents;
   const bool is_private = algo.is_private();
 

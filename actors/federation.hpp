@@ -39,7 +39,7 @@ struct RunResult {
 /// federation.
 void add_fedsim_types(caf::actor_system_config& cfg);
 
-/// Runs the federation described by `config` (already finalized) in its own actor system with
+/// Runs the federation described by `config` (already validated) in its own actor system with
 /// options.threads threads. Throws on a setup error, and RunFailure (actors/failure.hpp),
 /// naming the actor, when a member of the federation failed during the run.
 RunResult run_federation(const scenario::ScenarioConfig& config, const RunOptions& options);

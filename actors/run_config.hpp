@@ -2,11 +2,12 @@
 /// The validated configuration of one federation run: what the actors consume, and what the
 /// scenario loader (scenarios/) fills from a TOML file.
 /// The "world" (agents, objective, network) is kept apart from the "algorithm" and the
-/// server's round "policy". Every field has its default here; validate() checks ranges and
-/// names the offending key as it appears in a scenario file.
+/// server's round "policy". Every field has its default here; the scenario schema
+/// (scenarios/schema_fields.cpp) names each field's key and checks it.
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/fbo/reference_loop.hpp"
@@ -28,8 +29,6 @@ struct Distribution {
 
   double sample(RandomStream& rng) const;
   double expected() const;
-  /// Throws std::invalid_argument naming `key` (e.g. "world.network.uplink").
-  void validate(const std::string& key) const;
 };
 
 /// How one agent's device and link behave. Times are virtual seconds.
@@ -41,7 +40,6 @@ struct LinkModel {
   double bandwidth = std::numeric_limits<double>::infinity();  ///< bytes per second
   double drop = 0.0;                ///< probability a message is lost
   double duplicate = 0.0;           ///< probability a message is delivered twice
-  void validate(const std::string& key) const;
 };
 
 /// A group of agents that differ from the default link model. Agents are chosen by explicit
@@ -88,7 +86,6 @@ struct NetworkConfig {
   /// The network tells the server that a crashed agent is down after this many seconds
   /// (infinity: never; the server then relies on missed rounds alone).
   double detection_delay = std::numeric_limits<double>::infinity();
-  void validate(int num_agents) const;
 };
 
 struct WorldConfig {
@@ -116,14 +113,12 @@ struct PolicyConfig {
   int max_staleness = 5;           ///< async: older vectors (in rounds) are dropped
   enum class Staleness { constant, inverse, polynomial } staleness = Staleness::inverse;
   double staleness_exponent = 0.5; ///< polynomial: weight (1 + s)^-exponent
-  void validate(int num_agents) const;
 };
 
 struct PrivacyConfig {
   std::string accountant = "moments";  ///< moments | tight
   double delta = 0.0;                  ///< 0: 1 / N^1.1
   double budget = std::numeric_limits<double>::infinity();  ///< epsilon budget
-  void validate() const;
 };
 
 /// The federated X-armed bandit family (Fed-PNE, DP-Fed-PNE) in place of an FBO algorithm.
@@ -131,7 +126,7 @@ struct PrivacyConfig {
 /// objective (world.objective.kind = garland, double-sine or seir).
 struct XarmedConfig {
   bool enabled = false;
-  /// problem.clients and problem.seed are filled from world.agents and the run seed.
+  /// problem.clients, problem.seed and record_curve are not read: fed_pne_config() sets them.
   xarmed::FedPneConfig fed_pne;
 };
 
@@ -145,15 +140,49 @@ struct ScenarioConfig {
   std::string source_file;          ///< the file it was loaded from, for messages
   std::uint64_t seed = 1;
   WorldConfig world;
-  /// The algorithm and its parameters; `agents`, `objective`, `noise_variance`, `seed`,
-  /// `accountant` and `delta` inside it are filled from the world / privacy sections.
+  /// The algorithm and its parameters. Its `agents`, `objective`, `noise_variance`,
+  /// `peer_observations`, `seed`, `accountant` and `delta` are not read: reference_config()
+  /// takes them from the world, the seed and the privacy section.
   fbo::ReferenceConfig algorithm;
   XarmedConfig xarmed;  ///< used instead of `algorithm` when xarmed.enabled
   PolicyConfig policy;
   PrivacyConfig privacy;
   OutputConfig output;
-  /// Fills algorithm's copies of world/privacy fields, then validates everything.
-  void finalize();
 };
+
+/// The engine's configuration of an FBO run: `algorithm` with the world's, the seed's and the
+/// privacy section's values filled in. Derived on use, so no caller can forget a copy.
+fbo::ReferenceConfig reference_config(const ScenarioConfig& config);
+/// The engine's configuration of an X-armed run: `xarmed.fed_pne` with problem.clients =
+/// world.agents, problem.seed = seed and record_curve = false (the actors record per phase).
+xarmed::FedPneConfig fed_pne_config(const ScenarioConfig& config);
+
+/// One name table per enum: parsing, printing and the "allowed:" lists of errors all read it.
+/// Engine enums take their names from the engine's to_string.
+template <class E>
+using NameTable = std::vector<std::pair<E, std::string>>;
+const NameTable<Distribution::Kind>& names(Distribution::Kind);
+const NameTable<PolicyConfig::Kind>& names(PolicyConfig::Kind);
+const NameTable<PolicyConfig::Staleness>& names(PolicyConfig::Staleness);
+const NameTable<SyntheticConfig::Kind>& names(SyntheticConfig::Kind);
+const NameTable<fbo::Algorithm>& names(fbo::Algorithm);
+const NameTable<fbo::PSchedule>& names(fbo::PSchedule);
+const NameTable<fbo::TemperatureSchedule>& names(fbo::TemperatureSchedule);
+const NameTable<fbo::LocalSampler>& names(fbo::LocalSampler);
+const NameTable<xarmed::ObjectiveKind>& names(xarmed::ObjectiveKind);
+const NameTable<xarmed::SplitRule>& names(xarmed::SplitRule);
+const NameTable<xarmed::PointRule>& names(xarmed::PointRule);
+/// The X-armed family's algorithm names: fed-pne and dp-fed-pne (its DP variant).
+const std::vector<std::string>& xarmed_algorithm_names();
+/// fed-pne or dp-fed-pne.
+std::string xarmed_algorithm_name(const xarmed::FedPneConfig& config);
+
+/// The name of `value` in its enum's table.
+template <class E>
+std::string name_of(E value) {
+  for (const auto& [v, name] : names(E{}))
+    if (v == value) return name;
+  return "?";
+}
 
 }  // namespace fedsim::scenario

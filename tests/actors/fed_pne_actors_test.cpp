@@ -25,10 +25,7 @@ scenario::ScenarioConfig fed_pne(int clients, std::int64_t budget, xarmed::Objec
   c.world.agents = clients;
   c.xarmed.enabled = true;
   c.xarmed.fed_pne.problem.objective = kind;
-  c.xarmed.fed_pne.problem.clients = clients;
-  c.xarmed.fed_pne.problem.seed = c.seed;
   c.xarmed.fed_pne.budget = budget;
-  c.xarmed.fed_pne.record_curve = false;
   return c;
 }
 
@@ -70,7 +67,7 @@ TEST_CASE("Fed-PNE actors on a perfect network reproduce the engine's loop", "[a
     opt.out_dir = fresh_dir("fedpne-perfect").string();
     opt.threads = 2;
     const RunResult actors = run_federation(c, opt);
-    const xarmed::FedPneResult loop = xarmed::run_fed_pne(c.xarmed.fed_pne);
+    const xarmed::FedPneResult loop = xarmed::run_fed_pne(scenario::fed_pne_config(c));
     REQUIRE(actors.client_regret.size() == loop.client_regret.size());
     for (size_t m = 0; m < loop.client_regret.size(); ++m)
       CHECK(actors.client_regret[m] == Approx(loop.client_regret[m]).epsilon(1e-12));
@@ -88,7 +85,7 @@ TEST_CASE("DP-Fed-PNE actors report the engine's privacy guarantee", "[actors][x
   const auto g = xarmed::dp_fed_pne_guarantee(1.0, 0.0, 5);
   CHECK(r.epsilon == g.epsilon);
   CHECK(r.delta == g.delta);
-  const xarmed::FedPneResult loop = xarmed::run_fed_pne(c.xarmed.fed_pne);
+  const xarmed::FedPneResult loop = xarmed::run_fed_pne(scenario::fed_pne_config(c));
   CHECK(r.average_cumulative_regret == Approx(loop.average_regret).epsilon(1e-12));
 }
 

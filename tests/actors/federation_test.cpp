@@ -10,6 +10,7 @@
 #include "actors/federation.hpp"
 #include "engine/fbo/reference_loop.hpp"
 #include "tests/test_files.hpp"
+#include "scenarios/loader.hpp"
 
 namespace fs = std::filesystem;
 using fedsim::test::fresh_dir;
@@ -30,7 +31,7 @@ scenario::ScenarioConfig small(fbo::Algorithm a) {
   c.algorithm.n_init = 4;
   c.algorithm.features = 20;
   c.algorithm.subregions = 3;
-  c.finalize();
+  scenario::validate(c);
   return c;
 }
 
@@ -76,7 +77,7 @@ TEST_CASE("a perfect network under sync reproduces the reference loop exactly", 
     opt.out_dir = dir.string();
     opt.threads = 2;
     const RunResult run = run_federation(c, opt);
-    const fbo::ReferenceResult ref = fbo::run_reference(c.algorithm);
+    const fbo::ReferenceResult ref = fbo::run_reference(scenario::reference_config(c));
     INFO("algorithm " << fbo::to_string(a));
     const auto actor = actor_rows(dir / "observations.csv");
     const auto expected = reference_rows(ref);
@@ -112,12 +113,12 @@ TEST_CASE("FTS's target-agent setting through actors equals the reference loop",
       c.world.network.link.uplink = {scenario::Distribution::Kind::lognormal, 0, 0, 0, 0, -3.0, 1.0};
       c.world.network.link.compute = {scenario::Distribution::Kind::exponential, 0, 0, 0, 0.01};
     }
-    c.finalize();
+    scenario::validate(c);
     const fs::path dir = fresh_dir("target-" + fbo::to_string(a) + (latency ? "-slow" : ""));
     RunOptions opt;
     opt.out_dir = dir.string();
     const RunResult run = run_federation(c, opt);
-    const fbo::ReferenceResult ref = fbo::run_reference(c.algorithm);
+    const fbo::ReferenceResult ref = fbo::run_reference(scenario::reference_config(c));
     INFO("algorithm " << fbo::to_string(a) << (latency ? ", slow links" : ""));
     const auto actor = actor_rows(dir / "observations.csv");
     REQUIRE(actor.size() == 13);  // the target's 1 + 12 queries; peers' histories unrecorded
@@ -137,7 +138,7 @@ TEST_CASE("the same scenario and seed give byte-identical files on 1 or 4 thread
   c.world.network.link.duplicate = 0.05;
   c.policy.kind = scenario::PolicyConfig::Kind::deadline;
   c.policy.deadline = 1.0;
-  c.finalize();
+  scenario::validate(c);
   std::string files[2][3];
   for (int k = 0; k < 2; ++k) {
     const fs::path dir = fresh_dir("threads" + std::to_string(k));
@@ -164,5 +165,5 @@ TEST_CASE("a federation runs inside the caller's own actor system", "[actors]") 
   const RunResult first = run_federation(system, c, opt);
   const RunResult second = run_federation(system, c, opt);  // the system is reusable
   CHECK(first.final_simple_regret == second.final_simple_regret);
-  CHECK(first.epsilon == Approx(fbo::run_reference(c.algorithm).epsilon).epsilon(1e-12));
+  CHECK(first.epsilon == Approx(fbo::run_reference(scenario::reference_config(c)).epsilon).epsilon(1e-12));
 }

@@ -11,6 +11,7 @@
 #include "actors/federation.hpp"
 #include "engine/dp/accountant.hpp"
 #include "tests/test_files.hpp"
+#include "scenarios/loader.hpp"
 
 namespace fs = std::filesystem;
 using namespace fedsim;
@@ -41,7 +42,7 @@ scenario::ScenarioConfig base(int agents = 20, int iterations = 12) {
 }
 
 fs::path run(scenario::ScenarioConfig c, const std::string& name, RunResult* result = nullptr) {
-  c.finalize();
+  scenario::validate(c);
   const fs::path dir = fs::temp_directory_path() / ("fedsim-policy-" + name);
   fs::remove_all(dir);
   RunOptions opt;

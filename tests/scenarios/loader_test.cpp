@@ -215,8 +215,8 @@ TEST_CASE("every scenario file under scenarios/ loads and validates", "[scenario
     INFO(entry.path());
     const ScenarioConfig c = load_scenario(entry.path().string());
     CHECK(c.source_file == entry.path().string());
-    CHECK(c.algorithm.agents == c.world.agents);
-    CHECK(c.algorithm.seed == c.seed);
+    CHECK(reference_config(c).agents == c.world.agents);
+    CHECK(reference_config(c).seed == c.seed);
     ++count;
   }
   CHECK(count >= static_cast<int>(std::size(shipped)));
@@ -238,8 +238,8 @@ TEST_CASE("the DP-FTS-DE synthetic scenario is the paper's setting", "[scenario]
   CHECK(c.algorithm.n_init == 10);
   CHECK(c.algorithm.iterations == 40);
   CHECK(c.algorithm.p_schedule == fbo::PSchedule::inv_sqrt);
-  CHECK(c.algorithm.accountant == "moments");
-  CHECK(c.algorithm.effective_delta() == Approx(1.0 / std::pow(200.0, 1.1)));
+  CHECK(reference_config(c).accountant == "moments");
+  CHECK(reference_config(c).effective_delta() == Approx(1.0 / std::pow(200.0, 1.1)));
   CHECK(c.policy.kind == PolicyConfig::Kind::sync);
   const NetworkConfig& net = c.world.network;
   CHECK(net.link.compute.kind == Distribution::Kind::constant);
@@ -370,15 +370,15 @@ TEST_CASE("to_toml writes a config that loads back equal", "[scenario]") {
     p.staleness_exponent = 0.25;
     c.privacy = {"tight", 1e-5, 8.0};
     c.output.events = false;
-    c.finalize();
+    validate(c);
 
     const std::string text = to_toml(c);
     INFO(text);
     const ScenarioConfig back = load_scenario(write_scenario("everything.toml", text));
     check_same(c, back);
-    CHECK(back.algorithm.agents == 12);
-    CHECK(back.algorithm.accountant == "tight");
-    CHECK(back.algorithm.objective.kind == SyntheticConfig::Kind::mixture);
+    CHECK(reference_config(back).agents == 12);
+    CHECK(reference_config(back).accountant == "tight");
+    CHECK(reference_config(back).objective.kind == SyntheticConfig::Kind::mixture);
   }
 }
 
@@ -391,7 +391,7 @@ TEST_CASE("overrides change the parsed scenario before validation", "[scenario]"
              "algorithm.explore_own_region=false"});
   CHECK(c.algorithm.q == 0.5);
   CHECK(c.world.agents == 10);
-  CHECK(c.algorithm.agents == 10);
+  CHECK(reference_config(c).agents == 10);
   CHECK(c.policy.kind == PolicyConfig::Kind::deadline);
   CHECK(c.policy.deadline == 2.0);
   CHECK(c.name == "my run");
@@ -400,7 +400,7 @@ TEST_CASE("overrides change the parsed scenario before validation", "[scenario]"
   CHECK(c.world.network.link.uplink.kind == Distribution::Kind::exponential);
   CHECK(c.world.network.link.uplink.mean == 0.2);
   CHECK(c.seed == 42);
-  CHECK(c.algorithm.seed == 42);
+  CHECK(reference_config(c).seed == 42);
   CHECK_FALSE(c.algorithm.explore_own_region);
   // The later of two overrides of one key wins.
   CHECK(load_scenario(tiny, {"algorithm.q=0.5", "algorithm.q=0.75"}).algorithm.q == 0.75);
@@ -606,18 +606,18 @@ TEST_CASE("distributions sample non-negative durations with the stated mean", "[
   CHECK(cases[3].sample(a) == cases[3].sample(b));
 }
 
-TEST_CASE("finalize validates configs built in code, naming scenario keys", "[scenario]") {
+TEST_CASE("validate checks configs built in code, naming scenario keys", "[scenario]") {
   ScenarioConfig c;
-  c.finalize();  // the defaults are valid
-  CHECK(c.algorithm.agents == c.world.agents);
+  validate(c);  // the defaults are valid
+  CHECK(reference_config(c).agents == c.world.agents);
   c.algorithm.q = 2;
-  CHECK_THROWS_WITH(c.finalize(), Catch::Contains("key 'algorithm.q'"));
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("key 'algorithm.q'"));
   c.algorithm.q = 0.5;
   c.privacy.delta = 1;
-  CHECK_THROWS_WITH(c.finalize(), Catch::Contains("key 'privacy.delta'"));
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("key 'privacy.delta'"));
   c.privacy.delta = 0;
   c.world.network.groups.push_back({"g", {0}, 0.5, {}});
-  CHECK_THROWS_WITH(c.finalize(), Catch::Contains("not both"));
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("not both"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -631,9 +631,9 @@ TEST_CASE("the X-armed scenarios are the Fed-PNE paper's settings", "[scenario]"
     REQUIRE(c.xarmed.enabled);
     const xarmed::FedPneConfig& f = c.xarmed.fed_pne;
     CHECK(c.world.agents == 10);
-    CHECK(f.problem.clients == 10);  // copied from world.agents
-    CHECK(f.problem.seed == c.seed);
-    CHECK_FALSE(f.record_curve);  // the actors record per phase
+    CHECK(fed_pne_config(c).problem.clients == 10);  // derived from world.agents
+    CHECK(fed_pne_config(c).problem.seed == c.seed);
+    CHECK_FALSE(fed_pne_config(c).record_curve);  // the actors record per phase
     CHECK(f.budget == 10000);
     CHECK(f.k == 2);
     CHECK(f.split == xarmed::SplitRule::random_axis);
@@ -723,9 +723,9 @@ TEST_CASE("to_toml writes an X-armed config that loads back equal", "[scenario]"
   c.world.network.link.compute = {Distribution::Kind::exponential, 0, 0, 0, 0.01};
   c.world.network.crashes = {{{1}, 0.0, 5.0, 9.0, false}};
   c.output.events = false;
-  c.finalize();
-  CHECK(f.problem.clients == 7);
-  CHECK(f.problem.seed == 77);
+  validate(c);
+  CHECK(fed_pne_config(c).problem.clients == 7);
+  CHECK(fed_pne_config(c).problem.seed == 77);
 
   const std::string text = to_toml(c);
   INFO(text);
@@ -741,7 +741,7 @@ TEST_CASE("to_toml writes an X-armed config that loads back equal", "[scenario]"
     ScenarioConfig d;
     d.xarmed.enabled = true;
     d.world.agents = 10;
-    d.finalize();
+    validate(d);
     const std::string t = to_toml(d);
     INFO(t);
     CHECK(t.find("name = \"fed-pne\"") != std::string::npos);
@@ -768,8 +768,8 @@ TEST_CASE("overrides switch and tune the X-armed family", "[scenario]") {
   const xarmed::FedPneConfig& f = c.xarmed.fed_pne;
   CHECK(f.is_private());
   CHECK(f.dp_epsilon == 2.0);
-  CHECK(f.problem.clients == 20);
-  CHECK(f.problem.seed == 5);
+  CHECK(fed_pne_config(c).problem.clients == 20);
+  CHECK(fed_pne_config(c).problem.seed == 5);
   CHECK(f.split == xarmed::SplitRule::cyclic);
   CHECK(f.problem.noise == 0.0);
   expect_error("xo.toml", "[algorithm]\nname = \"fed-pne\"\n", {"algorithm.k=1"},
@@ -865,28 +865,28 @@ TEST_CASE("X-armed scenario errors name the file, the key and the allowed values
       {"key 'policy.kind'", "'async' is not supported by dp-fed-pne", "allowed: sync, deadline"});
 }
 
-TEST_CASE("finalize validates X-armed configs built in code", "[scenario]") {
+TEST_CASE("validate checks X-armed configs built in code", "[scenario]") {
   ScenarioConfig c;
   c.xarmed.enabled = true;
   c.world.agents = 4;
   c.seed = 9;
   c.algorithm.q = 7;  // FBO-only: not checked in the X-armed family
-  c.finalize();
-  CHECK(c.xarmed.fed_pne.problem.clients == 4);
-  CHECK(c.xarmed.fed_pne.problem.seed == 9);
-  CHECK_FALSE(c.xarmed.fed_pne.record_curve);
+  validate(c);
+  CHECK(fed_pne_config(c).problem.clients == 4);
+  CHECK(fed_pne_config(c).problem.seed == 9);
+  CHECK_FALSE(fed_pne_config(c).record_curve);
   c.xarmed.fed_pne.k = 1;
-  CHECK_THROWS_WITH(c.finalize(), Catch::Contains("key 'algorithm.k'"));
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("key 'algorithm.k'"));
   c.xarmed.fed_pne.k = 2;
   c.policy.kind = PolicyConfig::Kind::quorum;
-  CHECK_THROWS_WITH(c.finalize(), Catch::Contains("key 'policy.kind'"));
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("key 'policy.kind'"));
   c.policy.kind = PolicyConfig::Kind::deadline;
   c.privacy.budget = 5;
-  CHECK_THROWS_WITH(c.finalize(), Catch::Contains("key 'privacy.budget'"));
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("key 'privacy.budget'"));
   c.privacy.budget = std::numeric_limits<double>::infinity();
   c.xarmed.fed_pne.dp_epsilon = -1;
-  CHECK_THROWS_WITH(c.finalize(), Catch::Contains("key 'algorithm.dp_epsilon'"));
+  CHECK_THROWS_WITH(validate(c), Catch::Contains("key 'algorithm.dp_epsilon'"));
   c.xarmed.fed_pne.dp_epsilon = 1;
-  c.finalize();
+  validate(c);
   CHECK(c.xarmed.fed_pne.is_private());
 }

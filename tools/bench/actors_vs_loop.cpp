@@ -11,6 +11,7 @@
 
 #include "actors/federation.hpp"
 #include "engine/fbo/reference_loop.hpp"
+#include "scenarios/loader.hpp"
 
 using namespace fedsim;
 using Clock = std::chrono::steady_clock;
@@ -30,7 +31,7 @@ scenario::ScenarioConfig perfect(int agents, int iterations) {
   c.algorithm.algorithm = fbo::Algorithm::dp_fts_de;
   c.algorithm.iterations = iterations;
   c.output.events = false;  // events.jsonl would dominate at scale
-  c.finalize();
+  scenario::validate(c);
   return c;
 }
 
@@ -43,7 +44,7 @@ double time_actor_run(const scenario::ScenarioConfig& c, int threads) {
 
 double time_reference(const scenario::ScenarioConfig& c) {
   const auto start = Clock::now();
-  fbo::run_reference(c.algorithm);
+  fbo::run_reference(scenario::reference_config(c));
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 

@@ -91,7 +91,7 @@ std::vector<Row> fig2a_rows() {
            {"FTS-DE, P = 3", {"algorithm.name=fts-de", "algorithm.subregions=3"}}}) {
     const auto c = scenario::load_scenario(file, sets);
     rows.push_back({{{"algorithm", label}}, sets, file,
-                    double(c.algorithm.agents) * c.algorithm.iterations});
+                    double(c.world.agents) * c.algorithm.iterations});
   }
   return rows;
 }
@@ -127,9 +127,9 @@ std::pair<double, std::vector<double>> run_row(const Row& row, Mode mode, int se
       const auto r = actors::run_federation(c, opt);
       regret = c.xarmed.enabled ? r.average_cumulative_regret : r.final_simple_regret;
     } else if (c.xarmed.enabled) {
-      regret = xarmed::run_fed_pne(c.xarmed.fed_pne).average_regret;
+      regret = xarmed::run_fed_pne(scenario::fed_pne_config(c)).average_regret;
     } else {
-      regret = fbo::run_reference(c.algorithm).final_simple_regret;
+      regret = fbo::run_reference(scenario::reference_config(c)).final_simple_regret;
     }
     seconds += seconds_since(start);
     regrets.push_back(regret);
@@ -159,7 +159,7 @@ json run_hct_rows(int seeds) {
     std::vector<double> regrets;
     for (int seed = 1; seed <= seeds; ++seed) {
       xarmed::HctRunConfig h;
-      h.problem = c.xarmed.fed_pne.problem;
+      h.problem = scenario::fed_pne_config(c).problem;
       h.problem.seed = static_cast<std::uint64_t>(seed);
       h.budget = c.xarmed.fed_pne.budget;
       h.validate();

@@ -29,7 +29,9 @@ void run(RunCommandOptions& o) {
   try {
     auto overrides = o.overrides;
     if (o.seed >= 0) overrides.push_back("seed=" + std::to_string(o.seed));
-    config = scenario::load_scenario(o.scenario, overrides);
+    scenario::LoadedScenario loaded = scenario::load_scenario_file(o.scenario, overrides);
+    for (const std::string& w : loaded.warnings) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
+    config = std::move(loaded.config);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
@@ -62,7 +64,7 @@ void run(RunCommandOptions& o) {
   if (config.xarmed.enabled) {
     const auto& fp = config.xarmed.fed_pne;
     std::printf("%s: %s on %s, M=%d T=%lld  avg cumulative regret per client %.2f",
-                config.name.c_str(), fp.is_private() ? "dp-fed-pne" : "fed-pne",
+                config.name.c_str(), scenario::xarmed_algorithm_name(fp).c_str(),
                 xarmed::to_string(fp.problem.objective).c_str(), config.world.agents,
                 static_cast<long long>(fp.budget), r.average_cumulative_regret);
     if (fp.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);

@@ -11,16 +11,6 @@ namespace fedsim::cli {
 
 namespace {
 
-const char* policy_name(scenario::PolicyConfig::Kind kind) {
-  switch (kind) {
-    case scenario::PolicyConfig::Kind::sync: return "sync";
-    case scenario::PolicyConfig::Kind::deadline: return "deadline";
-    case scenario::PolicyConfig::Kind::quorum: return "quorum";
-    case scenario::PolicyConfig::Kind::async: return "async";
-  }
-  return "?";
-}
-
 /// The fields every run's summary has: identity, privacy, messages and times.
 nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r,
                               const std::string& algorithm, bool is_private) {
@@ -30,7 +20,7 @@ nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::R
           {"seed", c.seed},
           {"version", "0.1.0"},
           {"algorithm", algorithm},
-          {"policy", policy_name(c.policy.kind)},
+          {"policy", scenario::name_of(c.policy.kind)},
           {"epsilon", is_private ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)},
           {"delta", is_private ? nlohmann::json(r.delta) : nlohmann::json(nullptr)},
           {"messages",
@@ -50,7 +40,7 @@ nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::R
 nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r) {
   if (c.xarmed.enabled) {
     const auto& fp = c.xarmed.fed_pne;
-    nlohmann::json s = common_summary(c, r, fp.is_private() ? "dp-fed-pne" : "fed-pne",
+    nlohmann::json s = common_summary(c, r, scenario::xarmed_algorithm_name(fp),
                                       fp.is_private());
     s["objective"] = xarmed::to_string(fp.problem.objective);
     s["clients"] = c.world.agents;
@@ -68,7 +58,7 @@ nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunR
                                     c.algorithm.is_private());
   s["agents"] = c.world.agents;
   // The agents whose regret the run reports: every agent, or FTS's target agent alone.
-  s["learners"] = c.algorithm.learners();
+  s["learners"] = scenario::reference_config(c).learners();
   s["iterations"] = c.algorithm.iterations;
   // Means over the learners that observed anything; the others are counted, not averaged.
   s["mean_final_simple_regret"] = r.mean_simple_regret.empty() ? nlohmann::json(nullptr)

@@ -16,6 +16,7 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -137,6 +138,7 @@ std::vector<SweepRun> plan_runs(const SweepOptions& o, const std::vector<GridAxi
   std::size_t points = 1;
   for (const auto& a : axes) points *= a.values.size();
   std::vector<SweepRun> runs;
+  std::set<std::string> warned;
   for (std::size_t p = 0; p < points; ++p) {
     // The last axis varies fastest, as in the order the values were given.
     std::vector<std::string> values(axes.size());
@@ -162,7 +164,10 @@ std::vector<SweepRun> plan_runs(const SweepOptions& o, const std::vector<GridAxi
       run.folder /= "seed=" + std::to_string(seed);
       run.label += "seed=" + std::to_string(seed);
       try {
-        run.config = scenario::load_scenario(o.scenario, overrides);
+        scenario::LoadedScenario loaded = scenario::load_scenario_file(o.scenario, overrides);
+        for (const std::string& w : loaded.warnings)  // once per sweep, not once per run
+          if (warned.insert(w).second) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
+        run.config = std::move(loaded.config);
       } catch (const std::invalid_argument& e) {
         // The loader names overrides "--set"; say which came from --grid.
         std::string what = e.what();

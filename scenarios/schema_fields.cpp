@@ -1,0 +1,796 @@
+// The scenario schema: one field list per config struct. This file is the one C++ place where
+// a scenario key is spelled (see scenarios/schema.hpp for how to add one).
+#include "scenarios/schema_fields.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "scenarios/limits.hpp"
+#include "scenarios/schema.hpp"
+
+namespace fedsim::scenario {
+
+namespace {
+
+using namespace schema;
+using fbo::Algorithm;
+using Policy = PolicyConfig::Kind;
+
+// ---------------------------------------------------------------------------------------------
+// When a key has an effect.
+
+using Inert = std::function<std::string(const ScenarioConfig&)>;
+
+/// The key acts only under these policies.
+Inert policy_is(std::vector<Policy> kinds) {
+  return [kinds](const ScenarioConfig& c) -> std::string {
+    for (Policy k : kinds)
+      if (c.policy.kind == k) return "";
+    std::vector<std::string> names;
+    for (Policy k : kinds) names.push_back(name_of(k));
+    return "used by policy.kind = " + join(names) + ", not " + name_of(c.policy.kind);
+  };
+}
+
+/// The key acts only with these FBO algorithms.
+Inert algorithm_is(std::vector<Algorithm> algorithms, std::string what) {
+  return [algorithms, what](const ScenarioConfig& c) -> std::string {
+    if (c.xarmed.enabled) return "";
+    for (Algorithm a : algorithms)
+      if (c.algorithm.algorithm == a) return "";
+    return what + ", not by " + name_of(c.algorithm.algorithm);
+  };
+}
+
+const std::vector<Algorithm> de_algorithms = {Algorithm::fts_de, Algorithm::dp_fts_de};
+const std::vector<Algorithm> private_algorithms = {Algorithm::dp_fts, Algorithm::dp_fts_de};
+
+/// Fails with `key` if the Fed-PNE schedule or partition limit is broken and blames `p`.
+template <class S>
+std::function<void(const S&, const std::string&, Context&)> blamed_for(FedPneParameter p) {
+  return [p](const S&, const std::string& key, Context& ctx) {
+    const FedPneLimit limit = fed_pne_limit(fed_pne_config(ctx.root));
+    if (limit.blame == p) fail(key, limit.what);
+  };
+}
+
+/// What a Fed-PNE "0 means 1/M" value stands for.
+std::string one_over_m(const ScenarioConfig& c) {
+  return "  # 0: 1/M = " + toml_float(1.0 / static_cast<double>(c.world.agents));
+}
+
+/// Agents picked by id or by fraction, one way or the other (named by the entry's key).
+template <class S>
+void check_selection(const S& s, const std::string& path, Context&) {
+  if (!s.agents.empty() && s.fraction > 0)
+    fail(path, "give either agents = [ids] or fraction, not both");
+  if (s.agents.empty() && s.fraction == 0)
+    fail(path, "selects no agent: give agents = [ids] or fraction in (0, 1]");
+}
+
+template <class S>
+std::vector<Field<S>> selection_fields(const std::string& who) {
+  return {value("agents", &S::agents, any<std::vector<int>>(), who + ", by id (ids in 0 .. N-1) ...")
+              .also([](const S& s, const std::string& key, Context& ctx) {
+                const int n = ctx.root.world.agents;
+                for (int id : s.agents)
+                  if (id < 0 || id >= n)
+                    fail(key, "agent id must be in 0.." + std::to_string(n - 1) +
+                                  " (world.agents = " + std::to_string(n) + "), got " +
+                                  std::to_string(id));
+              }),
+          value("fraction", &S::fraction, probability(),
+                "... or the first ceil(fraction N) agents of a keyed shuffle (not both)")};
+}
+
+// ---------------------------------------------------------------------------------------------
+// [world.network]
+
+const Table<LinkModel>& link_table() {
+  static const Table<LinkModel> t{{
+      value("compute", &LinkModel::compute, any<Distribution>(), "time of one agent step"),
+      value("uplink", &LinkModel::uplink, any<Distribution>(), "latency agent -> server"),
+      value("downlink", &LinkModel::downlink, any<Distribution>(), "latency server -> agent"),
+      value("speed_factor", &LinkModel::speed_factor, positive(),
+            "multiplies compute time; > 1 is a persistent straggler"),
+      value("bandwidth", &LinkModel::bandwidth,
+            {"must be > 0 (inf: unlimited)", [](double v) { return v > 0; }, "> 0, inf"},
+            "bytes per second; adds payload size / bandwidth to each message"),
+      value("drop", &LinkModel::drop, in("[0, 1)", [](double v) { return v >= 0 && v < 1; }),
+            "probability a message is lost"),
+      value("duplicate", &LinkModel::duplicate, probability(),
+            "probability a message is delivered twice"),
+  }};
+  return t;
+}
+
+const Table<AgentGroup>& group_table() {
+  static const Table<AgentGroup> t{
+      std::vector<Field<AgentGroup>>{
+          value("name", &AgentGroup::name, any<std::string>(), "for logs")
+              .defaults("\"group<i>\"")} +
+          selection_fields<AgentGroup>("the group's agents") +
+          inlined(&AgentGroup::link, link_table()),
+      check_selection<AgentGroup>};
+  return t;
+}
+
+const Table<CrashSchedule>& crash_table() {
+  static const Table<CrashSchedule> t{
+      selection_fields<CrashSchedule>("the agents that crash") +
+          std::vector<Field<CrashSchedule>>{
+              value("time", &CrashSchedule::time, at_least(0.0), "virtual time of the crash"),
+              value("recover", &CrashSchedule::recover, any<double>(),
+                    "when they come back (> time); inf: crash-stop")
+                  .also([](const CrashSchedule& c, const std::string& key, Context&) {
+                    if (!(c.recover > c.time))
+                      fail(key, "must be > time (" + number_text(c.time) +
+                                    "), or inf for crash-stop, got " + number_text(c.recover));
+                  }),
+              value("keep_state", &CrashSchedule::keep_state, any<bool>(),
+                    "whether they come back with their observations")},
+      check_selection<CrashSchedule>};
+  return t;
+}
+
+const Table<NetworkPartition>& partition_table() {
+  static const Table<NetworkPartition> t{
+      selection_fields<NetworkPartition>("the agents cut off") +
+          std::vector<Field<NetworkPartition>>{
+              value("start", &NetworkPartition::start, at_least(0.0), "start of the cut"),
+              value("end", &NetworkPartition::end, any<double>(),
+                    "end of the cut (exclusive, > start, inf allowed)")
+                  .also([](const NetworkPartition& p, const std::string& key, Context&) {
+                    if (!(p.end > p.start))
+                      fail(key, "must be > start (" + number_text(p.start) + "), or inf, got " +
+                                    number_text(p.end));
+                  })},
+      check_selection<NetworkPartition>};
+  return t;
+}
+
+const std::vector<std::string> malformed_kinds = {"nan", "inf", "wrong_dimension", "huge_norm",
+                                                  "stale_round"};
+
+const Table<MalformedInjection>& malformed_table() {
+  static const Table<MalformedInjection> t{
+      {value("rate", &MalformedInjection::rate, probability(),
+             "probability that a report is corrupted"),
+       value("kinds", &MalformedInjection::kinds,
+             {"", nullptr, join(malformed_kinds)}, "corruptions, drawn uniformly")
+           .also([](const MalformedInjection& m, const std::string& key, Context&) {
+        for (const std::string& kind : m.kinds)
+          if (std::find(malformed_kinds.begin(), malformed_kinds.end(), kind) ==
+              malformed_kinds.end())
+            fail(key, "unknown kind '" + kind + "' (allowed: " + join(malformed_kinds) + ")");
+        if (m.rate > 0 && m.kinds.empty())
+          fail(key, "must name at least one kind when rate > 0 (allowed: " +
+                        join(malformed_kinds) + ")");
+      })}};
+  return t;
+}
+
+/// availability_file: stored absolute, so the resolved config reads back the same anywhere.
+Field<NetworkConfig> availability_file() {
+  Field<NetworkConfig> f = value("availability_file", &NetworkConfig::availability_file,
+                                 any<std::string>(),
+                                 "CSV agent,start,end of up-intervals; relative to the scenario "
+                                 "file's folder (to the current folder from --set); \"\": always up");
+  f.read = [](const toml::node& n, NetworkConfig& net, const std::string& key, Context& ctx) {
+    net.availability_file = Value<std::string>::read(n, key);
+    if (net.availability_file.empty()) return;
+    const std::filesystem::path base =
+        ctx.from_command.count(key) ? std::filesystem::current_path() : ctx.file_folder;
+    const std::filesystem::path file =
+        std::filesystem::absolute(base / net.availability_file).lexically_normal();
+    if (!std::filesystem::is_regular_file(file)) fail(key, "no such file: " + file.string());
+    net.availability_file = file.string();
+  };
+  return f;
+}
+
+const Table<NetworkConfig>& network_table() {
+  static const Table<NetworkConfig> t{
+      inlined(&NetworkConfig::link, link_table()) +
+      std::vector<Field<NetworkConfig>>{
+          value("detection_delay", &NetworkConfig::detection_delay,
+                {"must be >= 0 seconds (inf: never)", [](double v) { return v >= 0; }, ">= 0, inf"},
+                "the network tells the server a crashed agent is down this long after the "
+                "crash; inf: never (the server relies on missed rounds)"),
+          availability_file(),
+          tables<NetworkConfig, AgentGroup>(
+              "groups", &NetworkConfig::groups, group_table,
+              [](AgentGroup& g, const NetworkConfig& net, size_t i) {
+                g.name = "group" + std::to_string(i);
+                g.link = net.link;  // a group changes only the link keys it names
+              },
+              "agents whose link differs"),
+          tables<NetworkConfig, CrashSchedule>("crashes", &NetworkConfig::crashes, crash_table,
+                                               nullptr, "agents that crash"),
+          tables<NetworkConfig, NetworkPartition>("partitions", &NetworkConfig::partitions,
+                                                  partition_table, nullptr,
+                                                  "agents cut off from the server"),
+          table("malformed", &NetworkConfig::malformed, malformed_table)}};
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [world] and [world.objective]
+
+/// An objective kind of the other family is named as such.
+template <class Own, class Other>
+void reject_other_kind(const toml::node& n, const std::string& key, const Context& ctx) {
+  const auto s = n.as_string();
+  if (!s) return;
+  for (const auto& entry : names(Other{}))
+    if (entry.second == s->get()) {
+      if (ctx.family == Family::fbo)
+        fail(key, "'" + entry.second + "' is an X-armed objective, for algorithm.name = " +
+                      xarmed_algorithm_names()[0] + " or " + xarmed_algorithm_names()[1] +
+                      " (allowed with " + ctx.algorithm +
+                      ": " + join(Value<Own>::allowed()) + ")");
+      fail(key, "'" + entry.second + "' is an FBO objective, not used by " + ctx.algorithm +
+                    " (allowed: " + join(Value<Own>::allowed()) + ")");
+    }
+}
+
+template <class S, class Own, class Other>
+Field<S> objective_kind(Own S::*m, std::string doc) {
+  Field<S> f = value("kind", m, one_of<Own>(), std::move(doc));
+  f.read = [m](const toml::node& n, S& s, const std::string& key, Context& ctx) {
+    reject_other_kind<Own, Other>(n, key, ctx);
+    s.*m = Value<Own>::read(n, key);
+  };
+  return f;
+}
+
+const Table<SyntheticConfig>& synthetic_table() {
+  static const Table<SyntheticConfig> t{{
+      objective_kind<SyntheticConfig, SyntheticConfig::Kind, xarmed::ObjectiveKind>(
+          &SyntheticConfig::kind,
+          "perturbed: f_n = f + d_n(x), +-perturbation per point (B.1.1); mixture: f_n = "
+          "alpha g_n + (1 - alpha) f (B.1.2)"),
+      value("grid_size", &SyntheticConfig::grid_size, at_least(2), "points of the 1-D grid"),
+      value("lengthscale", &SyntheticConfig::lengthscale, positive(),
+            "SE kernel of the sampled functions"),
+      value("perturbation", &SyntheticConfig::perturbation, at_least(0.0), "d (perturbed)"),
+      value("alpha", &SyntheticConfig::alpha, probability(), "heterogeneity (mixture)"),
+      value("seed", &SyntheticConfig::seed, any<std::uint64_t>(),
+            "seed of the objective functions alone; 0: the run seed")
+          .noting([](const SyntheticConfig&, Context&) { return "  # 0: the run seed"; }),
+  }};
+  return t;
+}
+
+const Table<xarmed::ProblemConfig>& problem_table() {
+  using xarmed::ProblemConfig;
+  static const std::string noise_rule =
+      "must be a finite number >= 0 (absent: the engine's default, 0.1 for garland and "
+      "double-sine, 0.01 for seir)";
+  static const Table<ProblemConfig> t = [] {
+    Field<ProblemConfig> noise = value(
+        "noise", &ProblemConfig::noise,
+        {noise_rule, [](double v) { return std::isfinite(v); }, ">= 0, absent"},
+        "half-width a of the reward noise U[-a, a]; absent: the engine's default");
+    noise.defaults("absent");
+    // In the config a negative noise means "the engine's default"; a file says that by
+    // leaving the key out.
+    noise.read = [](const toml::node& n, ProblemConfig& p, const std::string& key, Context&) {
+      p.noise = Value<double>::read(n, key);
+      if (!(std::isfinite(p.noise) && p.noise >= 0)) fail(key, noise_rule + ", got " + number_text(p.noise));
+    };
+    noise.text = [](const ProblemConfig& p, Context&) {
+      return p.noise >= 0 ? toml_float(p.noise) : "";
+    };
+    noise.note = [](const ProblemConfig& p, Context&) -> std::string {
+      if (p.noise >= 0) return "";
+      return "# noise: absent, the engine's default for " + name_of(p.objective) + " = " +
+             toml_float(p.default_noise()) + "\n";
+    };
+    return Table<ProblemConfig>{{
+        objective_kind<ProblemConfig, xarmed::ObjectiveKind, SyntheticConfig::Kind>(
+            &ProblemConfig::objective,
+            "garland, double-sine: client m's objective is the global one plus a constant from "
+            "N(0, offset_std^2); seir: client m is region m"),
+        value("offset_std", &ProblemConfig::offset_std, at_least(0.0),
+              "sd of the clients' constants (garland, double-sine)"),
+        noise,
+    }};
+  }();
+  return t;
+}
+
+const Table<WorldConfig>& world_table() {
+  static const Table<WorldConfig> t{{
+      value("agents", &WorldConfig::agents, at_least(1),
+            "N, the number of agents (X-armed: M, the clients)")
+          .also([](const WorldConfig& w, const std::string& key, Context& ctx) {
+            if (ctx.family != Family::fbo || w.agents >= 2) return;
+            if (ctx.root.algorithm.algorithm == Algorithm::fts)
+              fail(key, "FTS needs at least 2 agents, got " + std::to_string(w.agents));
+            if (w.peer_observations > 0)
+              fail(key, "must be >= 2 with world.peer_observations > 0 (the target agent and "
+                        "at least one peer), got " + std::to_string(w.agents));
+          }),
+      value("noise_variance", &WorldConfig::noise_variance, at_least(0.0),
+            "sigma^2 of each observation's Gaussian noise")
+          .only(Family::fbo),
+      value("peer_observations", &WorldConfig::peer_observations,
+            {"must be an integer >= 0 (0: every agent optimises)", [](int v) { return v >= 0; },
+             ">= 0"},
+            "FTS's target-agent setting: agents 1..N-1 are peers holding this many "
+            "observations; 0: every agent optimises")
+          .only(Family::fbo),
+      table("objective", &WorldConfig::objective, synthetic_table).only(Family::fbo),
+      table<WorldConfig, xarmed::ProblemConfig>(
+          "objective",
+          [](WorldConfig&, Context& c) -> xarmed::ProblemConfig& {
+            return c.root.xarmed.fed_pne.problem;
+          },
+          problem_table)
+          .only(Family::xarmed),
+      table("network", &WorldConfig::network, network_table),
+  }};
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [algorithm]
+
+const Table<fbo::ReferenceConfig>& reference_table() {
+  using fbo::ReferenceConfig;
+  static const Table<ReferenceConfig> t{
+      {value("name", &ReferenceConfig::algorithm, one_of<Algorithm>(), "the algorithm")
+           .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
+             if (ctx.root.world.peer_observations > 0 && a.algorithm != Algorithm::ts &&
+                 a.algorithm != Algorithm::fts)
+               fail(key, "'" + name_of(a.algorithm) +
+                             "' does not run in the target-agent setting "
+                             "(world.peer_observations > 0): allowed ts, fts");
+           }),
+       value("iterations", &ReferenceConfig::iterations, at_least(1),
+             "T, iterations after the initial design"),
+       value("n_init", &ReferenceConfig::n_init, at_least(1), "N_init, initial points per agent"),
+       value("features", &ReferenceConfig::features, at_least(1), "M, random Fourier features"),
+       value("subregions", &ReferenceConfig::subregions, at_least(1),
+             "P, DE sub-regions (<= world.objective.grid_size)")
+           .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de"))
+           .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
+             const int grid = ctx.root.world.objective.grid_size;
+             if (a.subregions > grid)
+               fail(key, "must not exceed world.objective.grid_size (" + std::to_string(grid) +
+                             "), got " + std::to_string(a.subregions));
+           }),
+       value("q", &ReferenceConfig::q, in("(0, 1]", [](double v) { return v > 0 && v <= 1; }),
+             "subsampling probability")
+           .when(algorithm_is(private_algorithms, "used by the private algorithms")),
+       value("z", &ReferenceConfig::z, positive(), "noise multiplier")
+           .when(algorithm_is(private_algorithms, "used by the private algorithms")),
+       value("clip", &ReferenceConfig::clip, positive(), "S, clipping threshold")
+           .when(algorithm_is(private_algorithms, "used by the private algorithms")),
+       value("lambda", &ReferenceConfig::lambda, positive(),
+             "regulariser of the feature-space posterior"),
+       value("kernel_lengthscale", &ReferenceConfig::kernel_lengthscale, positive(),
+             "SE kernel behind the random features"),
+       value("beta", &ReferenceConfig::beta, positive(), "Thompson-sampling scale"),
+       value("p_schedule", &ReferenceConfig::p_schedule, one_of<fbo::PSchedule>(),
+             "1 - p_t, the probability of using the server's information")
+           .when(algorithm_is({Algorithm::fts, Algorithm::fts_de, Algorithm::dp_fts,
+                               Algorithm::dp_fts_de},
+                              "used by every algorithm but ts")),
+       value("p1_equals_p2", &ReferenceConfig::p1_equals_p2, any<bool>(), "FTS's p_1 = p_2")
+           .when(algorithm_is({Algorithm::fts, Algorithm::fts_de, Algorithm::dp_fts,
+                               Algorithm::dp_fts_de},
+                              "used by every algorithm but ts")),
+       value("fts_one_shot", &ReferenceConfig::fts_one_shot, any<bool>(),
+             "FTS: messages sent once before the start, each used once")
+           .when(algorithm_is({Algorithm::fts}, "used by fts"))
+           .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
+             if (ctx.root.world.peer_observations > 0 && a.algorithm == Algorithm::fts &&
+                 !a.fts_one_shot)
+               fail(key, "must be true with world.peer_observations > 0: the peers send one "
+                         "message each, before the start");
+           }),
+       value("temperature", &ReferenceConfig::temperature, one_of<fbo::TemperatureSchedule>(),
+             "DE weight temperature schedule")
+           .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de")),
+       value("weight_a", &ReferenceConfig::weight_a, positive(),
+             "a, DE softmax weight constant (< ln(DBL_MAX / N))")
+           .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de"))
+           .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
+             const int n = ctx.root.world.agents;
+             const double limit = max_weight_a(n);
+             const bool de =
+                 a.algorithm == Algorithm::fts_de || a.algorithm == Algorithm::dp_fts_de;
+             if (de && a.temperature != fbo::TemperatureSchedule::uniform && !(a.weight_a < limit))
+               fail(key, "must be < ln(DBL_MAX / N) = " + number_text(limit) +
+                             " with world.agents = " + std::to_string(n) +
+                             " (larger, the DE weights exp(a / T) overflow), got " +
+                             number_text(a.weight_a));
+           }),
+       value("explore_own_region", &ReferenceConfig::explore_own_region, any<bool>(),
+             "DE: initial points drawn from the agent's own sub-region")
+           .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de")),
+       value("local_sampler", &ReferenceConfig::local_sampler, one_of<fbo::LocalSampler>(),
+             "how local TS draws from the agent's own posterior")}};
+  return t;
+}
+
+const Table<xarmed::FedPneParams>& fed_pne_params_table() {
+  using xarmed::FedPneParams;
+  static const Table<FedPneParams> t{{
+      value("nu1", &FedPneParams::nu1, positive(), "smoothness nu_1")
+          .also(blamed_for<FedPneParams>(FedPneParameter::nu1)),
+      value("rho", &FedPneParams::rho, in("(0, 1)", [](double v) { return v > 0 && v < 1; }),
+            "smoothness rho")
+          .also(blamed_for<FedPneParams>(FedPneParameter::rho)),
+      value("c", &FedPneParams::c, positive(), "confidence constant c")
+          .also(blamed_for<FedPneParams>(FedPneParameter::c)),
+      value("c1", &FedPneParams::c1, positive(),
+            "confidence constant c_1; log(c1 T / delta) must be > 0")
+          .also([](const FedPneParams& p, const std::string& key, Context& ctx) {
+            const int m = ctx.root.world.agents;
+            const std::int64_t budget = ctx.root.xarmed.fed_pne.budget;
+            if (!(std::log(p.c1 * static_cast<double>(budget) / p.effective_delta(m)) > 0))
+              fail(key, "log(c1 T / delta) must be > 0 (raise c1 or budget, or lower delta), "
+                        "got c1 = " + number_text(p.c1) + ", budget = " +
+                            std::to_string(budget) + ", delta = " +
+                            number_text(p.effective_delta(m)));
+          })
+          .also(blamed_for<FedPneParams>(FedPneParameter::c1)),
+      value("delta", &FedPneParams::delta,
+            {"must be in (0, 1], or 0 for 1/M", [](double v) { return v >= 0 && v <= 1; },
+             "[0, 1]"},
+            "confidence delta; 0: the paper's 1/M")
+          .also(blamed_for<FedPneParams>(FedPneParameter::delta))
+          .noting([](const FedPneParams& p, Context& c) {
+            return p.delta == 0 ? one_over_m(c.root) : "";
+          }),
+  }};
+  return t;
+}
+
+const Table<xarmed::FedPneConfig>& fed_pne_table() {
+  using xarmed::FedPneConfig;
+  static const Table<FedPneConfig> t = [] {
+    // The name is read before the tables (it picks the family); fed-pne or dp-fed-pne follows
+    // dp_epsilon.
+    Field<FedPneConfig> name = value("name", &FedPneConfig::dp_epsilon, any<double>(),
+                                     "the algorithm; dp-fed-pne needs dp_epsilon > 0");
+    name.type = "string";
+    name.allowed = join(xarmed_algorithm_names());
+    name.default_text = "";
+    name.read = [](const toml::node&, FedPneConfig&, const std::string&, Context&) {};
+    name.check = nullptr;
+    name.text = [](const FedPneConfig& f, Context&) {
+      return toml_string(xarmed_algorithm_name(f));
+    };
+    std::vector<Field<FedPneConfig>> fields{
+        name,
+        value("budget", &FedPneConfig::budget, at_least(std::int64_t{1}),
+              "T, pulls per client")
+            .also(blamed_for<FedPneConfig>(FedPneParameter::budget)),
+        value("k", &FedPneConfig::k, at_least(2), "arity of the partition")
+            .also(blamed_for<FedPneConfig>(FedPneParameter::k)),
+        value("split", &FedPneConfig::split, one_of<xarmed::SplitRule>(),
+              "the axis each cell is split along: uniform per node, or depth mod d"),
+        value("point", &FedPneConfig::point, one_of<xarmed::PointRule>(),
+              "the point a pull evaluates: the cell's centre, or uniform in the cell")};
+    fields = fields + inlined(&FedPneConfig::params, fed_pne_params_table()) +
+             std::vector<Field<FedPneConfig>>{
+                 value("dp_epsilon", &FedPneConfig::dp_epsilon,
+                       {"must be a finite number > 0 (dp-fed-pne), or 0 (fed-pne)",
+                        [](double v) { return std::isfinite(v) && v >= 0; },
+                        "> 0 for dp-fed-pne, 0 for fed-pne"},
+                       "epsilon of each client's per-node release")
+                     .also([](const FedPneConfig& f, const std::string& key, Context& ctx) {
+                       // In a file the name is the only switch: each checks dp_epsilon.
+                       if (!ctx.from_file) return;
+                       if (ctx.algorithm == xarmed_algorithm_names()[1]) {
+                         if (!ctx.present.count(key))
+                           fail(key, "required by dp-fed-pne (allowed: a finite number > 0)");
+                         if (!(std::isfinite(f.dp_epsilon) && f.dp_epsilon > 0))
+                           fail(key, "must be a finite number > 0 for dp-fed-pne, got " +
+                                         number_text(f.dp_epsilon));
+                       } else if (f.dp_epsilon != 0) {
+                         fail(key, "must be 0 or absent for fed-pne (name = \"dp-fed-pne\" runs "
+                                   "DP-Fed-PNE), got " + number_text(f.dp_epsilon));
+                       }
+                     }),
+                 value("dp_delta", &FedPneConfig::dp_delta,
+                       {"must be in (0, 1), or 0 for 1/M",
+                        [](double v) { return v >= 0 && v < 1; }, "[0, 1) (dp-fed-pne)"},
+                       "the DP delta; 0: 1/M (needs M >= 2)")
+                     .noting([](const FedPneConfig& f, Context& c) {
+                       return f.dp_delta == 0 && f.is_private() ? one_over_m(c.root) : "";
+                     })};
+    // dp_delta's rules depend on DP being on: checked before its range.
+    const auto range = fields.back().check;
+    fields.back().check = [range](const FedPneConfig& f, const std::string& key, Context& c) {
+      if (!f.is_private() && f.dp_delta != 0)
+        fail(key, "not used by fed-pne (only by dp-fed-pne, dp_epsilon > 0): must be 0 or "
+                  "absent, got " + number_text(f.dp_delta));
+      range(f, key, c);
+      if (f.is_private() && c.root.world.agents == 1 && f.dp_delta == 0)
+        fail(key, "0 means 1/M = 1 with world.agents = 1, which is no guarantee: give a "
+                  "dp_delta in (0, 1)");
+    };
+    return Table<FedPneConfig>{fields};
+  }();
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// [policy], [privacy], [output] and the top level.
+
+const Table<PolicyConfig>& policy_table() {
+  static const Table<PolicyConfig> t{
+      {value("kind", &PolicyConfig::kind, one_of<Policy>(),
+             "sync: wait for every live agent; deadline: aggregate what arrived by the deadline; "
+             "quorum: the first K, with a deadline fallback; async: aggregate every K arrivals "
+             "or every period")
+           .also([](const PolicyConfig& p, const std::string& key, Context& ctx) {
+             // A phase closes on every live client's node means; a quorum or stale reports
+             // would bias the elimination, which assumes each node's mean covers all M clients.
+             if (ctx.family == Family::xarmed && (p.kind == Policy::quorum || p.kind == Policy::async))
+               fail(key, "'" + name_of(p.kind) + "' is not supported by " + ctx.algorithm +
+                             " (allowed: sync, deadline)");
+           }),
+       value("dead_after_missed", &PolicyConfig::dead_after_missed, at_least(1),
+             "rounds in a row an agent's report is missing before it is presumed dead "
+             "(at most the run's rounds)")
+           .also([](const PolicyConfig& p, const std::string& key, Context& ctx) {
+             // A round or phase per iteration or pull at most: a larger count never presumes a
+             // silent agent dead before the run's work is over, so a crashed agent would keep
+             // the server opening empty rounds (2^31 of them) long after the others finished.
+             const ScenarioConfig& c = ctx.root;
+             const bool xarmed = ctx.family == Family::xarmed;
+             const double rounds = xarmed ? static_cast<double>(c.xarmed.fed_pne.budget)
+                                          : c.algorithm.iterations + 1.0;
+             if (p.dead_after_missed > rounds)
+               fail(key, "must be at most the run's rounds, " +
+                             std::string(xarmed ? "algorithm.budget = "
+                                                : "algorithm.iterations + 1 = ") +
+                             number_text(rounds) +
+                             " (a larger count never presumes a crashed agent dead and the "
+                             "server opens empty rounds long after the run's work), got " +
+                             std::to_string(p.dead_after_missed));
+           }),
+       value("round_timeout", &PolicyConfig::round_timeout,
+             {"must be > 0 seconds (inf: no timeout)", [](double v) { return v > 0; }, "> 0, inf"},
+             "sync: seconds after the broadcast before missing agents count as having missed "
+             "the round (X-armed: per pull)")
+           .when(policy_is({Policy::sync})),
+       value("deadline", &PolicyConfig::deadline,
+             {"must be > 0 seconds (inf: no deadline)", [](double v) { return v > 0; }, "> 0, inf"},
+             "deadline, quorum fallback: seconds after the broadcast (X-armed: per pull)")
+           .when(policy_is({Policy::deadline, Policy::quorum})),
+       value("carry_late", &PolicyConfig::carry_late, any<bool>(),
+             "deadline: late vectors join the next round (else dropped)")
+           .when(policy_is({Policy::deadline})),
+       value("quorum", &PolicyConfig::quorum, {"", nullptr, "(0, 1] or a whole count 2 .. N"},
+             "quorum: <= 1 a fraction of N, > 1 a count K")
+           .when(policy_is({Policy::quorum}))
+           .also([](const PolicyConfig& p, const std::string& key, Context& ctx) {
+             // <= 1 is a fraction of N; above 1 a count, which must be whole and <= N.
+             const int n = ctx.root.world.agents;
+             const bool fraction = p.quorum > 0 && p.quorum <= 1;
+             const bool count = p.quorum > 1 && p.quorum == std::floor(p.quorum) && p.quorum <= n;
+             if (!fraction && !count)
+               fail(key, "must be a fraction in (0, 1] or a whole count in 2.." +
+                             std::to_string(n) + " (world.agents), got " + number_text(p.quorum));
+           }),
+       value("async_every", &PolicyConfig::async_every, at_least(0),
+             "async: aggregate every K arrivals (0: use the period)")
+           .when(policy_is({Policy::async}))
+           .also([](const PolicyConfig& p, const std::string& key, Context&) {
+             if (p.kind == Policy::async && p.async_every == 0 && p.async_period == 0)
+               fail(key, "the async policy needs async_every > 0 (arrivals) or async_period > 0 "
+                         "(seconds)");
+           }),
+       value("async_period", &PolicyConfig::async_period, at_least(0.0),
+             "async: aggregate every period seconds (0: use K)")
+           .when(policy_is({Policy::async})),
+       value("max_staleness", &PolicyConfig::max_staleness, at_least(0),
+             "async: vectors older than this many rounds are dropped")
+           .when(policy_is({Policy::async})),
+       value("staleness", &PolicyConfig::staleness, one_of<PolicyConfig::Staleness>(),
+             "async weight of a vector s rounds old: 1, 1/(1 + s), (1 + s)^-exponent")
+           .when(policy_is({Policy::async})),
+       value("staleness_exponent", &PolicyConfig::staleness_exponent, positive(),
+             "async, polynomial staleness: the exponent")
+           .when([](const ScenarioConfig& c) -> std::string {
+             if (const std::string why = policy_is({Policy::async})(c); !why.empty()) return why;
+             return c.policy.staleness == PolicyConfig::Staleness::polynomial
+                        ? ""
+                        : "used by policy.staleness = polynomial, not " +
+                              name_of(c.policy.staleness);
+           })}};
+  return t;
+}
+
+const std::vector<std::string> accountants = {"moments", "moments-paper", "tight"};
+
+const Table<PrivacyConfig>& privacy_table() {
+  static const Table<PrivacyConfig> t{
+      {value("accountant", &PrivacyConfig::accountant,
+             {"unknown accountant (allowed: " + join(accountants) + ")",
+              [](const std::string& a) {
+                return std::find(accountants.begin(), accountants.end(), a) != accountants.end();
+              },
+              join(accountants)},
+             "moments: RDP accountant; moments-paper: DP-FTS-DE's published convention; tight: "
+             "PLD accounting")
+           .also([](const PrivacyConfig& p, const std::string& key, Context& ctx) {
+             // Kept by the X-armed family so that a file switches families by its name alone.
+             const std::string defaults = PrivacyConfig{}.accountant;
+             if (ctx.family == Family::xarmed && p.accountant != defaults)
+               fail(key, "not used by " + ctx.algorithm + " (its privacy is algorithm.dp_epsilon "
+                         "/ dp_delta): only the default '" + defaults + "' is accepted, got '" +
+                             p.accountant + "'");
+           }),
+       value("delta", &PrivacyConfig::delta,
+             {"must be in (0, 1), or 0 for 1/N^1.1", [](double v) { return v >= 0 && v < 1; },
+              "[0, 1)"},
+             "the delta of (epsilon, delta)-DP; 0: the paper's 1/N^1.1")
+           .only(Family::fbo)
+           .also([](const PrivacyConfig& p, const std::string& key, Context& ctx) {
+             const Algorithm a = ctx.root.algorithm.algorithm;
+             const bool dp = a == Algorithm::dp_fts || a == Algorithm::dp_fts_de;
+             if (dp && ctx.root.world.agents == 1 && p.delta == 0)
+               fail(key, "0 means 1/N^1.1 = 1 with world.agents = 1, which is no guarantee: "
+                         "give a delta in (0, 1)");
+           })
+           .noting([](const PrivacyConfig& p, Context& c) -> std::string {
+             if (p.delta != 0) return "";
+             return "  # 0: 1/N^1.1 = " +
+                    toml_float(1.0 / std::pow(static_cast<double>(c.root.world.agents), 1.1));
+           }),
+       value("budget", &PrivacyConfig::budget,
+             {"must be an epsilon > 0 (inf: no budget)", [](double v) { return v > 0; }, "> 0, inf"},
+             "epsilon budget: past it the server stops releasing")
+           .only(Family::fbo)}};
+  return t;
+}
+
+const Table<OutputConfig>& output_table() {
+  static const Table<OutputConfig> t{{value("events", &OutputConfig::events, any<bool>(),
+                                            "write events.jsonl, the per-event log")}};
+  return t;
+}
+
+const Table<ScenarioConfig>& root_table() {
+  static const Table<ScenarioConfig> t{{
+      value("name", &ScenarioConfig::name,
+            {"must be a non-empty string", [](const std::string& s) { return !s.empty(); },
+             "non-empty"},
+            "the run's name")
+          .defaults("the file's name"),
+      value("seed", &ScenarioConfig::seed,
+            {"must be in 0..9223372036854775807",
+             [](std::uint64_t s) {
+               return s <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+             },
+             "0 .. 2^63-1"},
+            "the run seed; every random stream is keyed by it"),
+      table("world", &ScenarioConfig::world, world_table),
+      table("algorithm", &ScenarioConfig::algorithm, reference_table).only(Family::fbo),
+      table<ScenarioConfig, xarmed::FedPneConfig>(
+          "algorithm",
+          [](ScenarioConfig& c, Context&) -> xarmed::FedPneConfig& { return c.xarmed.fed_pne; },
+          fed_pne_table)
+          .only(Family::xarmed),
+      table("policy", &ScenarioConfig::policy, policy_table),
+      table("privacy", &ScenarioConfig::privacy, privacy_table,
+            [](const Context& c) -> std::string {
+              return c.family == Family::xarmed
+                         ? "\n# [privacy] is not used by the X-armed family: see "
+                           "algorithm.dp_epsilon, dp_delta.\n"
+                         : "";
+            }),
+      table("output", &ScenarioConfig::output, output_table),
+  }};
+  return t;
+}
+
+/// The algorithm a file names (validated) and its family.
+void read_family(const toml::table& root, Context& ctx) {
+  // [algorithm] name: the first key of the FBO [algorithm] table.
+  const Field<ScenarioConfig>& table = *std::find_if(
+      root_table().fields.begin(), root_table().fields.end(),
+      [](const auto& f) { return f.kind == Field<ScenarioConfig>::Kind::table && f.family == Family::fbo; });
+  const Field<fbo::ReferenceConfig>& name_field = reference_table().fields.front();
+  const std::string key = child_key(table.name, name_field.name);
+  ctx.algorithm = name_of(fbo::ReferenceConfig{}.algorithm);
+  const toml::node* algorithm = root.get(table.name);
+  const toml::node* name =
+      algorithm && algorithm->is_table() ? algorithm->as_table()->get(name_field.name) : nullptr;
+  if (name) ctx.algorithm = Value<std::string>::read(*name, key);
+  std::vector<std::string> allowed = Value<Algorithm>::allowed();
+  const std::vector<std::string>& xarmed = xarmed_algorithm_names();
+  allowed.insert(allowed.end(), xarmed.begin(), xarmed.end());
+  if (std::find(allowed.begin(), allowed.end(), ctx.algorithm) == allowed.end())
+    fail(key, "unknown value '" + ctx.algorithm + "' (allowed: " + join(allowed) + ")");
+  const bool is_xarmed = std::find(xarmed.begin(), xarmed.end(), ctx.algorithm) != xarmed.end();
+  ctx.family = is_xarmed ? Family::xarmed : Family::fbo;
+  ctx.root.xarmed.enabled = is_xarmed;
+}
+
+/// Every rule of every key, then the engine's own validation as a safety net: a config the
+/// schema accepts and the engine rejects is a bug of the schema.
+void check_all(Context& ctx) {
+  check_table(ctx.root, "", ctx, root_table());
+  try {
+    if (ctx.root.xarmed.enabled)
+      fed_pne_config(ctx.root).validate();
+    else
+      reference_config(ctx.root).validate();
+  } catch (const std::invalid_argument& e) {
+    throw std::logic_error(std::string("internal error: the scenario schema accepted a "
+                                       "configuration the engine rejects: ") + e.what());
+  }
+}
+
+}  // namespace
+
+LoadedScenario read_scenario(const toml::table& root, const std::string& source,
+                             const std::set<std::string>& from_command, bool warn_file_keys) {
+  LoadedScenario out;
+  ScenarioConfig& c = out.config;
+  c.source_file = source;
+  c.name = std::filesystem::path(source).stem().string();
+  Context ctx{c};
+  ctx.file_folder = std::filesystem::path(source).parent_path();
+  if (ctx.file_folder.empty()) ctx.file_folder = std::filesystem::current_path();
+  ctx.from_command = from_command;
+  ctx.from_file = true;
+  read_family(root, ctx);
+  read_table(root, c, "", ctx, root_table());
+  check_all(ctx);
+  for (const Conditional& k : ctx.conditional) {
+    if (!warn_file_keys && !from_command.count(k.key)) continue;
+    if (const std::string why = k.inert(c); !why.empty())
+      out.warnings.push_back("key '" + k.key + "' has no effect: " + why);
+  }
+  return out;
+}
+
+void validate(const ScenarioConfig& config) {
+  ScenarioConfig c = config;
+  Context ctx{c};
+  ctx.family = c.xarmed.enabled ? Family::xarmed : Family::fbo;
+  ctx.algorithm =
+      c.xarmed.enabled ? xarmed_algorithm_name(c.xarmed.fed_pne) : name_of(c.algorithm.algorithm);
+  check_all(ctx);
+}
+
+std::string to_toml(const ScenarioConfig& config) {
+  ScenarioConfig c = config;
+  Context ctx{c};
+  ctx.family = c.xarmed.enabled ? Family::xarmed : Family::fbo;
+  std::string out = resolved_header;
+  out += "\n";
+  if (!c.source_file.empty()) out += "# Loaded from " + c.source_file + "\n";
+  write_table(out, c, "", ctx, root_table(), "");
+  return out;
+}
+
+std::string schema_markdown() {
+  std::vector<Row> rows;
+  describe(rows, "", root_table(), Family::any);
+  std::string out =
+      "| key | family | type | default | allowed | meaning |\n|---|---|---|---|---|---|\n";
+  auto cell = [](const std::string& s) {
+    std::string o;
+    for (char ch : s) o += ch == '|' ? std::string("\\|") : std::string(1, ch);
+    return o;
+  };
+  for (const Row& r : rows)
+    out += "| `" + r.key + "` | " + r.family + " | " + r.type + " | " +
+           (r.default_text.empty() ? "" : "`" + r.default_text + "`") + " | " + cell(r.allowed) +
+           " | " + cell(r.doc) + " |\n";
+  return out;
+}
+
+}  // namespace fedsim::scenario

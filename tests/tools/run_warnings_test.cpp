@@ -1,0 +1,46 @@
+// fedsim run and fedsim sweep print the loader's warnings about keys without effect.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "tests/test_files.hpp"
+#include "tests/tools/run_command.hpp"
+
+using fedsim::test::fresh_dir;
+using fedsim::test::run_fedsim;
+
+namespace {
+
+/// Occurrences of `part` in `text`.
+int count(const std::string& text, const std::string& part) {
+  int n = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("fedsim run and sweep warn once of keys without effect", "[cli][warnings]") {
+  const std::filesystem::path scenarios = FEDSIM_SCENARIO_DIR;
+  const std::filesystem::path dir = fresh_dir("warnings");
+  const std::string tiny = (scenarios / "tiny.toml").string();
+  const auto run = run_fedsim("run " + tiny + " --quiet --set policy.deadline=2 --out " +
+                              (dir / "run").string());
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  CHECK(count(run.output, "fedsim: warning: key 'policy.deadline' has no effect: used by "
+                          "policy.kind = deadline, quorum, not sync\n") == 1);
+  // Its own resolved config runs again without a warning.
+  const auto again = run_fedsim("run " + (dir / "run" / "config.resolved.toml").string() +
+                                " --quiet --out " + (dir / "again").string());
+  INFO(again.output);
+  REQUIRE(again.exit_code == 0);
+  CHECK(count(again.output, "fedsim: warning") == 0);
+  // A sweep of two seeds warns once.
+  const auto sweep = run_fedsim("sweep " + tiny + " --seeds 2 --set policy.deadline=2 --out " +
+                                (dir / "sweep").string());
+  INFO(sweep.output);
+  REQUIRE(sweep.exit_code == 0);
+  CHECK(count(sweep.output, "fedsim: warning: key 'policy.deadline'") == 1);
+}
