@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "actors/integrity.hpp"
 #include "actors/logging.hpp"
 
 namespace fedsim::actors {
@@ -106,6 +107,7 @@ void finish_evaluations(self_ptr self, double now) {
     RandomStream rng(cfg.seed, "agent.message", s.id, s.iteration);
     const Eigen::VectorXd omega = s.agent->sample_message(rng);
     report r{s.pending_report_round, s.id, std::vector<double>(omega.data(), omega.data() + omega.size())};
+    seal(r);
     send_to(self, server_node, caf::make_message(std::move(r)),
             static_cast<std::uint64_t>(omega.size()) * sizeof(double) + 16);
   }

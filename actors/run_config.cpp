@@ -6,7 +6,13 @@
 #include <string>
 #include <utility>
 
+#include "actors/faults/corruptions.hpp"
+#include "actors/faults/loss_model.hpp"
+#include "actors/network_availability.hpp"
+
 namespace fedsim::scenario {
+
+namespace faults = actors::faults;
 
 namespace {
 
@@ -114,6 +120,14 @@ void LinkModel::validate(const std::string& key) const {
   require(bandwidth > 0, key + ".bandwidth", "must be > 0 (inf: unlimited)", bandwidth);
   // drop = 1 would lose every message: a partition says that more clearly.
   require(drop >= 0 && drop < 1, key + ".drop", "must be in [0, 1)", drop);
+  if (!loss.kind.empty()) {
+    if (drop != 0) fail(key + ".loss", "give either drop (Bernoulli loss) or loss, not both");
+    const faults::LossKind* kind = faults::find_loss_kind(loss.kind);
+    if (!kind)
+      fail(key + ".loss.kind",
+           "unknown kind '" + loss.kind + "' (allowed: " + faults::loss_kind_names() + ")");
+    kind->validate(faults::complete_params(*kind, loss.params, key + ".loss"), key + ".loss");
+  }
   require_probability(duplicate, key + ".duplicate");
 }
 
@@ -143,21 +157,20 @@ void NetworkConfig::validate(int num_agents) const {
   }
   require(detection_delay >= 0, base + ".detection_delay", "must be >= 0 seconds (inf: never)",
           detection_delay);
-  require_probability(malformed.rate, base + ".malformed.rate");
-  static const char* const allowed[] = {"nan", "inf", "wrong_dimension", "huge_norm",
-                                        "stale_round"};
-  for (const std::string& kind : malformed.kinds) {
-    bool known = false;
-    for (const char* a : allowed) known = known || kind == a;
-    if (!known)
-      fail(base + ".malformed.kinds", "unknown kind '" + kind +
-                                          "' (allowed: nan, inf, wrong_dimension, huge_norm, "
-                                          "stale_round)");
+  // The trace is parsed here too, so that a bad one fails the load before a run writes anything.
+  try {
+    if (!availability_file.empty()) actors::read_availability_file(availability_file, num_agents);
+  } catch (const std::invalid_argument& e) {
+    fail(base + ".availability_file", e.what());
   }
+  require_probability(malformed.rate, base + ".malformed.rate");
+  for (const std::string& kind : malformed.kinds)
+    if (!faults::find_corruption(kind))
+      fail(base + ".malformed.kinds",
+           "unknown kind '" + kind + "' (allowed: " + faults::corruption_names() + ")");
   if (malformed.rate > 0 && malformed.kinds.empty())
     fail(base + ".malformed.kinds",
-         "must name at least one kind when rate > 0 (allowed: nan, "
-         "inf, wrong_dimension, huge_norm, stale_round)");
+         "must name at least one kind when rate > 0 (allowed: " + faults::corruption_names() + ")");
 }
 
 void PolicyConfig::validate(int num_agents) const {

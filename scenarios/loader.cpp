@@ -16,11 +16,14 @@
 #include <string_view>
 #include <utility>
 
+#include "actors/faults/loss_model.hpp"
 #include "engine/fbo/agent.hpp"
 #include "engine/fbo/algorithms.hpp"
 #include "engine/fbo/schedules.hpp"
 
 namespace fedsim::scenario {
+
+namespace faults = actors::faults;
 
 namespace fs = std::filesystem;
 
@@ -321,16 +324,42 @@ Distribution read_distribution(const toml::node& n, const std::string& key) {
 }
 
 const std::vector<std::string> link_keys = {"compute",   "uplink", "downlink", "speed_factor",
-                                            "bandwidth", "drop",   "duplicate"};
+                                            "bandwidth", "drop",   "loss",     "duplicate"};
 
-/// Reads the link keys present in `s` over `link` (a group starts from the default link).
+/// `loss = { kind = "gilbert-elliott", p = 0.01, r = 0.2 }`: a registered loss kind and its
+/// numeric parameters, the missing ones filled with the kind's defaults.
+LossSpec read_loss(const toml::node& n, const std::string& key) {
+  if (!n.is_table())
+    wrong_type(key, "an inline table like { kind = \"gilbert-elliott\", p = 0.01, r = 0.2 }", n);
+  const toml::table& t = *n.as_table();
+  const toml::node* kind_node = t.get("kind");
+  if (!kind_node) fail(key + ".kind", "missing (allowed: " + faults::loss_kind_names() + ")");
+  LossSpec loss;
+  loss.kind = as_string(*kind_node, key + ".kind");
+  const faults::LossKind* kind = faults::find_loss_kind(loss.kind);
+  if (!kind)
+    fail(key + ".kind",
+         "unknown value '" + loss.kind + "' (allowed: " + faults::loss_kind_names() + ")");
+  for (auto&& [k, v] : t) {
+    const std::string name(k.str());
+    if (name != "kind") loss.params[name] = as_number(v, key + "." + name);
+  }
+  loss.params = faults::complete_params(*kind, loss.params, key);
+  return loss;
+}
+
+/// Reads the link keys present in `s` over `link` (a group starts from the default link; its
+/// own drop or loss replaces the default's loss model, and validation rejects both at once).
 void read_link(const Section& s, LinkModel& link) {
   if (auto n = s.find("compute")) link.compute = read_distribution(*n, s.key("compute"));
   if (auto n = s.find("uplink")) link.uplink = read_distribution(*n, s.key("uplink"));
   if (auto n = s.find("downlink")) link.downlink = read_distribution(*n, s.key("downlink"));
   s.get("speed_factor", link.speed_factor);
   s.get("bandwidth", link.bandwidth);
+  if (s.find("drop")) link.loss = {};
+  if (s.find("loss") && !s.find("drop")) link.drop = 0.0;
   s.get("drop", link.drop);
+  if (auto n = s.find("loss")) link.loss = read_loss(*n, s.key("loss"));
   s.get("duplicate", link.duplicate);
 }
 
@@ -903,8 +932,14 @@ void write_link(std::ostream& out, const LinkModel& l) {
       << "downlink = " << toml_distribution(l.downlink) << "\n"
       << "speed_factor = " << toml_float(l.speed_factor) << "\n"
       << "bandwidth = " << toml_float(l.bandwidth) << "\n"
-      << "drop = " << toml_float(l.drop) << "\n"
-      << "duplicate = " << toml_float(l.duplicate) << "\n";
+      << "drop = " << toml_float(l.drop) << "\n";
+  if (!l.loss.kind.empty()) {
+    out << "loss = { kind = " << toml_string(l.loss.kind);
+    for (const auto& [name, value] : l.loss.params)
+      out << ", " << name << " = " << toml_float(value);
+    out << " }\n";
+  }
+  out << "duplicate = " << toml_float(l.duplicate) << "\n";
 }
 
 void write_fbo_algorithm(std::ostream& out, const fbo::ReferenceConfig& a) {
