@@ -9,10 +9,12 @@ namespace fedsim::actors::faults {
 // The kinds, one file each (NAME.cpp defines NAME()): a new kind is its file plus one
 // declaration and one entry here.
 LossKind bernoulli_loss();
+LossKind gilbert_elliott_loss();
 
 const std::vector<LossKind>& loss_kinds() {
   static const std::vector<LossKind> kinds = {
       bernoulli_loss(),
+      gilbert_elliott_loss(),
   };
   return kinds;
 }
