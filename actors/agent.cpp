@@ -5,6 +5,7 @@
 #include "actors/failure.hpp"
 #include "engine/fbo/algorithm_traits.hpp"
 #include "engine/fbo/streams.hpp"
+#include "actors/integrity.hpp"
 #include "actors/logging.hpp"
 
 namespace fedsim::actors {
@@ -103,6 +104,7 @@ void finish_evaluations(self_ptr self, double now) {
     const Eigen::VectorXd omega =
         fbo::sample_message(*s.agent, cfg.seed, static_cast<int>(s.id), s.iteration);
     report r{s.pending_report_round, s.id, std::vector<double>(omega.data(), omega.data() + omega.size())};
+    seal(r);
     send_to(self, server_node, caf::make_message(std::move(r)),
             static_cast<std::uint64_t>(omega.size()) * sizeof(double) + 16);
   }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "actors/integrity.hpp"
+
 namespace fedsim::actors {
 namespace {
 
@@ -33,6 +35,12 @@ void maybe_start(self_ptr self) {
                                   static_cast<std::int32_t>(steps)}));
 }
 
+void send_report(self_ptr self) {
+  const phase_report& r = *self->state.last_report;
+  send_to(self, server_node, caf::make_message(r),
+          r.means.size() * (sizeof(double) + sizeof(std::int64_t)) + 16);
+}
+
 void finish_phase(self_ptr self, double now) {
   auto& s = self->state;
   if (static_cast<std::int64_t>(s.id) == s.shared->fail_agent)
@@ -44,9 +52,9 @@ void finish_phase(self_ptr self, double now) {
                                             s.steps_done, now, s.regret});
   if (s.client->phase_done()) {  // a phase cut short by the budget is never reported
     const xarmed::ClientReport r = s.client->report();
-    send_to(self, server_node,
-            caf::make_message(phase_report{r.client, r.phase, r.means, r.pulls}),
-            r.means.size() * (sizeof(double) + sizeof(std::int64_t)) + 16);
+    s.last_report = phase_report{r.client, r.phase, r.means, r.pulls};
+    seal(*s.last_report);
+    send_report(self);
   }
   if (s.steps_done >= s.shared->config.budget) {
     s.done = true;
@@ -71,6 +79,7 @@ caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self,
       [self](const phase_message& m, virtual_time) {
         auto& s = self->state;
         if (!s.latest || m.phase > s.latest->phase) s.latest = m;
+        if (s.alive && s.last_report && m.phase == s.last_report->phase) send_report(self);
         maybe_start(self);
         return caf::ok_atom_v;
       },
@@ -83,9 +92,11 @@ caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self,
         auto& s = self->state;
         s.alive = false;
         s.busy = false;  // the phase in flight is lost with the crash
-        if (!c.keep_state)
+        if (!c.keep_state) {
           s.client.emplace(static_cast<int>(s.id), *s.shared->tree, s.shared->config.point,
                            s.shared->dp_noise_std);
+          s.last_report.reset();
+        }
         return caf::ok_atom_v;
       },
       [self](recover_notice, virtual_time) {

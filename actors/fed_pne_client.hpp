@@ -32,6 +32,9 @@ struct FedPneClientState {
   std::shared_ptr<const FedPneShared> shared;
   std::optional<xarmed::FedPneClient> client;
   std::optional<phase_message> latest;  ///< newest phase received
+  /// The last phase report sent: sent again when the server sends that phase again (it then
+  /// got no report of it: every one was lost or rejected as corrupted).
+  std::optional<phase_report> last_report;
   std::int64_t started_phase = 0;       ///< the last phase worked on
   std::int64_t steps_done = 0;          ///< pulls made
   std::int64_t working_steps = 0;       ///< pulls of the phase in flight

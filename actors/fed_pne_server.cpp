@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 
+#include "actors/integrity.hpp"
 #include "actors/logging.hpp"
 
 namespace fedsim::actors {
@@ -151,6 +152,10 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
       [self](const phase_report& r, virtual_time vt) {
         return handle(self, vt.seconds, [self, &r] {
           auto& s = self->state;
+          if (!intact(r)) {  // first: a corrupted report must not reach the engine's server
+            ++s.rejected;
+            return log_event(self, "reject", r, "corrupted");
+          }
           const auto status =
               s.server->receive(xarmed::ClientReport{r.client, r.phase, r.means, r.pulls});
           if (status == xarmed::ReportStatus::wrong_phase && r.phase < s.server->broadcast().phase &&

@@ -86,16 +86,18 @@ typename Inspector::result_type inspect(Inspector& f, broadcast& x) {
 }
 
 /// Agent -> server: omega_{n,t}, meant for the server's round `round` (the round after the
-/// broadcast the agent last used; 0 after the initial design).
+/// broadcast the agent last used; 0 after the initial design). `digest` is set by the sender
+/// (actors/integrity.hpp: seal) and checked by the server (intact).
 struct report {
   std::int32_t round = 0;
   node_id agent = 0;
   std::vector<double> omega;
+  std::uint64_t digest = 0;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, report& x) {
-  return f(caf::meta::type_name("report"), x.round, x.agent, x.omega);
+  return f(caf::meta::type_name("report"), x.round, x.agent, x.omega, x.digest);
 }
 
 /// A self-addressed wake-up: the server's deadline for a round, or an agent's evaluations
@@ -228,17 +230,19 @@ typename Inspector::result_type inspect(Inspector& f, phase_message& x) {
   return f(caf::meta::type_name("phase_message"), x.phase, x.depth, x.indices, x.pulls_per_node);
 }
 
-/// Fed-PNE client -> server: its local means of phase p (xarmed::ClientReport on the wire).
+/// Fed-PNE client -> server: its local means of phase p (xarmed::ClientReport on the wire),
+/// sealed like `report`.
 struct phase_report {
   std::int32_t client = 0;
   std::int64_t phase = 0;
   std::vector<double> means;
   std::vector<std::int64_t> pulls;
+  std::uint64_t digest = 0;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, phase_report& x) {
-  return f(caf::meta::type_name("phase_report"), x.client, x.phase, x.means, x.pulls);
+  return f(caf::meta::type_name("phase_report"), x.client, x.phase, x.means, x.pulls, x.digest);
 }
 
 /// Fed-PNE client -> recorder: its cumulative regret after a phase's pulls.
@@ -292,10 +296,6 @@ typename Inspector::result_type inspect(Inspector& f, privacy_status& x) {
   return f(caf::meta::type_name("privacy_status"), x.granted, x.epsilon, x.steps);
 }
 
-using run_atom = caf::atom_constant<caf::atom("run")>;
-using charge_atom = caf::atom_constant<caf::atom("charge")>;
-using finish_atom = caf::atom_constant<caf::atom("finish")>;
-
 }  // namespace fedsim::actors
 
 CAF_BEGIN_TYPE_ID_BLOCK(fedsim, caf::first_custom_type_id)
@@ -318,4 +318,7 @@ CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::phase_message))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::phase_report))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::pull_event))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::phase_event))
+CAF_ADD_ATOM(fedsim, fedsim::actors, run_atom, "run")
+CAF_ADD_ATOM(fedsim, fedsim::actors, charge_atom, "charge")
+CAF_ADD_ATOM(fedsim, fedsim::actors, finish_atom, "finish")
 CAF_END_TYPE_ID_BLOCK(fedsim)

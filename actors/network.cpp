@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
+#include <stdexcept>
 
 #include "actors/failure.hpp"
+#include "actors/faults/corruptions.hpp"
 #include "engine/rng.hpp"
 
 namespace fedsim::actors {
@@ -51,19 +52,15 @@ void enqueue_system(self_ptr self, double time, node_id to, caf::message payload
           envelope{network_node, to, 0.0, 0, std::move(payload)});
 }
 
-/// Replaces a report's payload by a malformed one of a randomly chosen kind.
+/// Replaces a report's payload (report or phase_report) by a malformed one of a kind drawn
+/// uniformly from malformed.kinds. The sender's integrity digest is left as it was.
 void corrupt(self_ptr self, envelope& env, RandomStream& rng) {
   const auto& kinds = self->state.plan.malformed.kinds;
   if (kinds.empty()) return;
-  report r = env.payload.get_as<report>(0);
   const std::string& kind = kinds[rng.uniform_index(kinds.size())];
-  if (kind == "nan" && !r.omega.empty()) r.omega[rng.uniform_index(r.omega.size())] = std::nan("");
-  else if (kind == "inf" && !r.omega.empty())
-    r.omega[rng.uniform_index(r.omega.size())] = std::numeric_limits<double>::infinity();
-  else if (kind == "wrong_dimension") r.omega.push_back(0.0);
-  else if (kind == "huge_norm") for (double& v : r.omega) v *= 1e12;
-  else if (kind == "stale_round") r.round -= 1000;
-  env.payload = caf::make_message(std::move(r));
+  const faults::Corruption* corruption = faults::find_corruption(kind);
+  if (!corruption) throw std::logic_error("unknown malformed kind '" + kind + "'");
+  faults::apply(*corruption, env.payload, rng);
   ++self->state.totals.corrupted;
   log(self, "corrupt", env, kind);
 }
@@ -101,9 +98,14 @@ void process_send(self_ptr self, std::uint64_t counter, envelope env) {
   };
   if (uplink && plan.down(departure)) return drop("sender down");
   if (plan.partitioned(departure)) return drop("partition");
-  if (rng.bernoulli(plan.link.drop)) return drop("lost");
-  if (uplink && env.payload.match_elements<report>() && rng.bernoulli(s.plan.malformed.rate))
-    corrupt(self, env, rng);
+  // The link's loss model sees exactly the messages that reach the wire, in processing order.
+  faults::LossModel& loss = uplink ? *s.uplink_loss[agent] : *s.downlink_loss[agent];
+  if (loss.lost(rng)) return drop("lost");
+  // A report always draws the corruption coin (existing outputs keep their stream positions);
+  // a phase report only when corruption is on (it was never corrupted before the table).
+  const bool corruptible = env.payload.match_elements<report>() ||
+                           (s.plan.malformed.rate > 0 && faults::is_report_payload(env.payload));
+  if (uplink && corruptible && rng.bernoulli(s.plan.malformed.rate)) corrupt(self, env, rng);
   const auto& latency = uplink ? plan.link.uplink : plan.link.downlink;
   const double transfer = std::isinf(plan.link.bandwidth) ? 0.0 : env.bytes / plan.link.bandwidth;
   const double arrival = departure + latency.sample(rng) + transfer;
@@ -203,6 +205,10 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
   self->set_down_handler([self](caf::down_msg& d) {
     if (d.reason && d.reason != caf::exit_reason::user_shutdown) fail_run(self, d.reason);
   });
+  for (const AgentPlan& a : s.plan.agents) {
+    s.uplink_loss.push_back(make_loss_model(a.link));
+    s.downlink_loss.push_back(make_loss_model(a.link));
+  }
   return {
       [self](caf::put_atom, std::vector<caf::actor>& agents, caf::actor& server,
              caf::actor& recorder, caf::actor& accountant, bool log_events) {

@@ -6,6 +6,7 @@
 /// time are delivered as requests; the clock advances when every recipient has replied, so
 /// every envelope a handler sent is queued first (CAF keeps per-pair message order).
 #include <cstdint>
+#include <memory>
 #include <queue>
 #include <vector>
 
@@ -63,6 +64,8 @@ struct NetworkState {
   /// sorted before they are queued so arrival interleavings never matter.
   std::vector<std::pair<std::uint64_t, envelope>> inbox;
   std::vector<std::uint64_t> agent_counters;
+  /// Each link's loss-model state, per agent: agent -> server and server -> agent.
+  std::vector<std::unique_ptr<faults::LossModel>> uplink_loss, downlink_loss;
   std::uint64_t server_counter = 0;
   std::uint64_t network_counter = 0;
   std::uint64_t log_seq = 0;

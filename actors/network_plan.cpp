@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <numeric>
-#include <sstream>
 #include <stdexcept>
 
+#include "actors/network_availability.hpp"
 #include "engine/rng.hpp"
 
 namespace fedsim::actors {
@@ -61,33 +60,14 @@ std::vector<int> select_agents(const std::vector<int>& ids, double fraction, int
   return out;
 }
 
-namespace {
-void read_availability(const std::string& file, std::vector<AgentPlan>& agents) {
-  std::ifstream in(file);
-  if (!in) throw std::invalid_argument(file + ": cannot open availability trace");
-  std::string line;
-  int number = 0;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty() || (number == 1 && line.find("agent") != std::string::npos)) continue;
-    std::stringstream ss(line);
-    std::string a, s, e;
-    if (!std::getline(ss, a, ',') || !std::getline(ss, s, ',') || !std::getline(ss, e))
-      throw std::invalid_argument(file + ":" + std::to_string(number) +
-                                  ": expected 'agent,start,end'");
-    try {
-      const int agent = std::stoi(a);
-      const double start = std::stod(s), end = std::stod(e);
-      if (agent < 0 || agent >= static_cast<int>(agents.size()))
-        throw std::invalid_argument("agent id out of range");
-      if (!(start < end) || start < 0) throw std::invalid_argument("need 0 <= start < end");
-      agents[agent].available.push_back({start, end});
-    } catch (const std::exception& err) {
-      throw std::invalid_argument(file + ":" + std::to_string(number) + ": " + err.what());
-    }
-  }
+std::unique_ptr<faults::LossModel> make_loss_model(const scenario::LinkModel& link) {
+  const std::string kind_name = link.loss.kind.empty() ? "bernoulli" : link.loss.kind;
+  const faults::LossKind* kind = faults::find_loss_kind(kind_name);
+  if (!kind) throw std::invalid_argument("unknown loss kind '" + kind_name + "'");
+  const faults::LossParams params =
+      link.loss.kind.empty() ? faults::LossParams{{"p", link.drop}} : link.loss.params;
+  return kind->make(faults::complete_params(*kind, params, "loss"));
 }
-}  // namespace
 
 NetworkPlan make_network_plan(const scenario::ScenarioConfig& config) {
   const auto& net = config.world.network;
@@ -117,7 +97,9 @@ NetworkPlan make_network_plan(const scenario::ScenarioConfig& config) {
   for (auto& a : plan.agents)
     std::sort(a.crashes.begin(), a.crashes.end(),
               [](const CrashPlan& x, const CrashPlan& y) { return x.time < y.time; });
-  if (!net.availability_file.empty()) read_availability(net.availability_file, plan.agents);
+  if (!net.availability_file.empty())
+    for (const AvailabilityRecord& r : read_availability_file(net.availability_file, N))
+      plan.agents[r.agent].available.push_back({r.start, r.end});
   return plan;
 }
 

@@ -4,9 +4,11 @@
 /// built once before a run (no actors here).
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "actors/faults/loss_model.hpp"
 #include "actors/run_config.hpp"
 
 namespace fedsim::actors {
@@ -50,8 +52,13 @@ struct NetworkPlan {
 std::vector<int> select_agents(const std::vector<int>& ids, double fraction, int num_agents,
                                std::uint64_t seed, const std::string& purpose, int index);
 
-/// Resolves groups, crashes, partitions and the availability file (CSV agent,start,end with
-/// a header row). Throws std::invalid_argument naming the file and line on a bad CSV.
+/// A fresh loss-model state for one direction of a link: its `loss` model, or Bernoulli with
+/// probability `drop` (the shorthand) when no model is named.
+std::unique_ptr<faults::LossModel> make_loss_model(const scenario::LinkModel& link);
+
+/// Resolves groups, crashes, partitions and the availability file (actors/network_availability:
+/// CSV agent,start,end). Throws std::invalid_argument naming the file, line and column on a
+/// bad CSV.
 NetworkPlan make_network_plan(const scenario::ScenarioConfig& config);
 
 }  // namespace fedsim::actors

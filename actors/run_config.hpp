@@ -6,6 +6,7 @@
 /// (scenarios/schema_fields.cpp) names each field's key and checks it.
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,14 @@ struct Distribution {
   double expected() const;
 };
 
+/// A loss model chosen by name, with its numeric parameters: the scenario key
+/// `loss = { kind = "gilbert-elliott", p = 0.01, r = 0.2 }` (kinds and their parameters are
+/// registered in actors/faults/loss_registry.cpp).
+struct LossSpec {
+  std::string kind;                      ///< "": none, the Bernoulli shorthand `drop` applies
+  std::map<std::string, double> params;  ///< missing ones take the kind's defaults
+};
+
 /// How one agent's device and link behave. Times are virtual seconds.
 struct LinkModel {
   Distribution compute;             ///< time per evaluation (one agent step)
@@ -38,7 +47,8 @@ struct LinkModel {
   Distribution downlink;            ///< latency server -> agent
   double speed_factor = 1.0;        ///< multiplies compute time: > 1 is a persistent straggler
   double bandwidth = std::numeric_limits<double>::infinity();  ///< bytes per second
-  double drop = 0.0;                ///< probability a message is lost
+  double drop = 0.0;                ///< probability a message is lost (Bernoulli shorthand)
+  LossSpec loss;                    ///< a loss model instead of `drop` (give one or the other)
   double duplicate = 0.0;           ///< probability a message is delivered twice
 };
 
@@ -69,10 +79,11 @@ struct NetworkPartition {
   double end = 0.0;
 };
 
-/// Malformed payloads injected into agents' reports at a rate.
+/// Malformed payloads injected into agents' reports (report, phase_report) at a rate.
 struct MalformedInjection {
   double rate = 0.0;  ///< probability that a report is corrupted
-  /// Kinds drawn uniformly: "nan", "inf", "wrong_dimension", "huge_norm", "stale_round".
+  /// Kinds drawn uniformly, named in the table of actors/faults/corruptions.cpp (the default
+  /// is every name, in table order: a test checks it).
   std::vector<std::string> kinds = {"nan", "inf", "wrong_dimension", "huge_norm", "stale_round"};
 };
 

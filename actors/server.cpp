@@ -1,6 +1,7 @@
 #include "actors/server.hpp"
 
 #include "actors/failure.hpp"
+#include "actors/integrity.hpp"
 #include "actors/logging.hpp"
 
 #include <cmath>
@@ -340,6 +341,10 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
           }
           if (omega.norm() > max_report_norm) {
             log_reject(self, r, "norm too large");
+            return done();
+          }
+          if (!intact(r)) {  // integrity last: the checks above keep naming what they catch
+            log_reject(self, r, "corrupted");
             return done();
           }
           const int n = static_cast<int>(r.agent);

@@ -6,6 +6,9 @@
 #include <limits>
 #include <stdexcept>
 
+#include "actors/faults/corruptions.hpp"
+#include "actors/faults/loss_model.hpp"
+#include "actors/network_availability.hpp"
 #include "scenarios/limits.hpp"
 #include "scenarios/schema.hpp"
 
@@ -87,6 +90,72 @@ std::vector<Field<S>> selection_fields(const std::string& who) {
 // ---------------------------------------------------------------------------------------------
 // [world.network]
 
+/// `drop = p`, the Bernoulli shorthand; in a group it replaces the default link's loss model.
+Field<LinkModel> drop_field() {
+  Field<LinkModel> f =
+      value("drop", &LinkModel::drop, in("[0, 1)", [](double v) { return v >= 0 && v < 1; }),
+            "probability a message is lost (Bernoulli; or give `loss`)");
+  f.read = [read = f.read](const toml::node& n, LinkModel& l, const std::string& key, Context& c) {
+    l.loss = {};
+    read(n, l, key, c);
+  };
+  return f;
+}
+
+/// `loss = { kind = "gilbert-elliott", p = 0.01, r = 0.2 }`: a loss model registered in
+/// actors/faults/loss_registry.cpp, its missing parameters set to the kind's defaults. In a
+/// group it replaces the default link's drop or loss; drop and loss together are an error.
+Field<LinkModel> loss_field() {
+  namespace faults = actors::faults;
+  Field<LinkModel> f;
+  f.name = "loss";
+  f.type = "loss model";
+  f.allowed = faults::loss_kind_names();
+  f.doc = "a loss model instead of drop, e.g. { kind = \"gilbert-elliott\", p = 0.01, r = 0.2 } "
+          "(bursty loss); the kinds and their parameters are listed below";
+  f.default_text = "none";
+  f.read = [](const toml::node& n, LinkModel& l, const std::string& key, Context& ctx) {
+    if (!n.is_table())
+      wrong_type(key, "an inline table like { kind = \"gilbert-elliott\", p = 0.01, r = 0.2 }",
+                 n);
+    const toml::table& t = *n.as_table();
+    const toml::node* kind_node = t.get("kind");
+    if (!kind_node) fail(key + ".kind", "missing (allowed: " + faults::loss_kind_names() + ")");
+    LossSpec loss;
+    loss.kind = Value<std::string>::read(*kind_node, key + ".kind");
+    const faults::LossKind* kind = faults::find_loss_kind(loss.kind);
+    if (!kind)
+      fail(key + ".kind",
+           "unknown value '" + loss.kind + "' (allowed: " + faults::loss_kind_names() + ")");
+    for (auto&& [k, v] : t)
+      if (k.str() != "kind")
+        loss.params[std::string(k.str())] =
+            Value<double>::read(v, key + "." + std::string(k.str()));
+    l.loss.params = faults::complete_params(*kind, loss.params, key);
+    l.loss.kind = loss.kind;
+    // A drop given beside it (read before it) stays, for the check to refuse both.
+    const std::string drop_key = key.substr(0, key.size() - 4) + "drop";
+    if (!ctx.present.count(drop_key)) l.drop = 0.0;
+  };
+  f.check = [](const LinkModel& l, const std::string& key, Context&) {
+    if (l.loss.kind.empty()) return;
+    if (l.drop != 0) fail(key, "give either drop (Bernoulli loss) or loss, not both");
+    const faults::LossKind* kind = faults::find_loss_kind(l.loss.kind);
+    if (!kind)
+      fail(key + ".kind",
+           "unknown kind '" + l.loss.kind + "' (allowed: " + faults::loss_kind_names() + ")");
+    kind->validate(faults::complete_params(*kind, l.loss.params, key), key);
+  };
+  // Written only when set, so that configs without one read back byte for byte.
+  f.text = [](const LinkModel& l, Context&) -> std::string {
+    if (l.loss.kind.empty()) return "";
+    std::string out = "{ kind = " + toml_string(l.loss.kind);
+    for (const auto& [name, v] : l.loss.params) out += ", " + name + " = " + toml_float(v);
+    return out + " }";
+  };
+  return f;
+}
+
 const Table<LinkModel>& link_table() {
   static const Table<LinkModel> t{{
       value("compute", &LinkModel::compute, any<Distribution>(), "time of one agent step"),
@@ -97,8 +166,8 @@ const Table<LinkModel>& link_table() {
       value("bandwidth", &LinkModel::bandwidth,
             {"must be > 0 (inf: unlimited)", [](double v) { return v > 0; }, "> 0, inf"},
             "bytes per second; adds payload size / bandwidth to each message"),
-      value("drop", &LinkModel::drop, in("[0, 1)", [](double v) { return v >= 0 && v < 1; }),
-            "probability a message is lost"),
+      drop_field(),
+      loss_field(),
       value("duplicate", &LinkModel::duplicate, probability(),
             "probability a message is delivered twice"),
   }};
@@ -150,23 +219,21 @@ const Table<NetworkPartition>& partition_table() {
   return t;
 }
 
-const std::vector<std::string> malformed_kinds = {"nan", "inf", "wrong_dimension", "huge_norm",
-                                                  "stale_round"};
-
+/// The corruptions of actors/faults/corruptions.cpp, every report type (report, phase_report).
 const Table<MalformedInjection>& malformed_table() {
+  namespace faults = actors::faults;
   static const Table<MalformedInjection> t{
       {value("rate", &MalformedInjection::rate, probability(),
-             "probability that a report is corrupted"),
-       value("kinds", &MalformedInjection::kinds,
-             {"", nullptr, join(malformed_kinds)}, "corruptions, drawn uniformly")
+             "probability that a report (FBO's report, Fed-PNE's phase report) is corrupted"),
+       value("kinds", &MalformedInjection::kinds, {"", nullptr, faults::corruption_names()},
+             "corruptions, drawn uniformly")
            .also([](const MalformedInjection& m, const std::string& key, Context&) {
         for (const std::string& kind : m.kinds)
-          if (std::find(malformed_kinds.begin(), malformed_kinds.end(), kind) ==
-              malformed_kinds.end())
-            fail(key, "unknown kind '" + kind + "' (allowed: " + join(malformed_kinds) + ")");
+          if (!faults::find_corruption(kind))
+            fail(key, "unknown kind '" + kind + "' (allowed: " + faults::corruption_names() + ")");
         if (m.rate > 0 && m.kinds.empty())
           fail(key, "must name at least one kind when rate > 0 (allowed: " +
-                        join(malformed_kinds) + ")");
+                        faults::corruption_names() + ")");
       })}};
   return t;
 }
@@ -187,6 +254,16 @@ Field<NetworkConfig> availability_file() {
     if (!std::filesystem::is_regular_file(file)) fail(key, "no such file: " + file.string());
     net.availability_file = file.string();
   };
+  // The trace is parsed when the scenario is loaded, so a bad one fails before a run writes
+  // anything (the network reads it again when the run starts).
+  f.also([](const NetworkConfig& net, const std::string& key, Context& ctx) {
+    if (net.availability_file.empty()) return;
+    try {
+      actors::read_availability_file(net.availability_file, ctx.root.world.agents);
+    } catch (const std::invalid_argument& e) {
+      fail(key, e.what());
+    }
+  });
   return f;
 }
 
