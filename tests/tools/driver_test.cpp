@@ -247,3 +247,30 @@ TEST_CASE("hct under --driver actors, and HCT's key rules, are usage errors nami
   CHECK(dp.exit_code == 2);
   CHECK(dp.output.find("algorithm.dp_epsilon") != std::string::npos);
 }
+
+TEST_CASE("fedsim xarmed's runs are fedsim run --driver loop of the scenario it writes",
+          "[cli][driver][xarmed]") {
+  for (const std::string algorithm :
+       {"--algorithm hct --rho 0.6", "--algorithm fed-pne --k 3", "--algorithm dp-fed-pne --eps 2"}) {
+    INFO(algorithm);
+    const fs::path dir = fresh_dir("driver-xarmed");
+    const auto x = run_fedsim("xarmed " + algorithm + " --objective garland --clients 5 "
+                              "--budget 800 --seeds 2 --seed 4 --out " + dir.string());
+    INFO(x.output);
+    REQUIRE(x.exit_code == 0);
+    const std::string scenario = (dir / "scenario.toml").string();
+    CHECK(x.output.find("seed S is `fedsim run " + scenario + " --driver loop --seed S`") !=
+          std::string::npos);
+    const auto per_seed = summary_of(dir)["per_seed"];
+    REQUIRE(per_seed.size() == 2);
+    for (const auto& s : per_seed) {
+      const fs::path out = dir / ("seed" + std::to_string(s["seed"].get<int>()));
+      const auto r = run_fedsim("run " + scenario + " --driver loop --quiet --seed " +
+                                std::to_string(s["seed"].get<int>()) + " --out " + out.string());
+      INFO(r.output);
+      REQUIRE(r.exit_code == 0);
+      CHECK(summary_of(out)["average_cumulative_regret_per_client"].get<double>() ==
+            Approx(s["regret"].get<double>()).epsilon(1e-12));
+    }
+  }
+}
