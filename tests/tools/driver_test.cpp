@@ -67,7 +67,7 @@ nlohmann::json summary_of(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("--driver loop and --driver actors write the same records for every shipped scenario",
+TEST_CASE("the loop driver and the actors write the same records for every shipped scenario",
           "[cli][driver]") {
   std::vector<fs::path> files;
   for (const auto& e : fs::recursive_directory_iterator(scenarios))
@@ -128,7 +128,7 @@ TEST_CASE("--driver loop and --driver actors write the same records for every sh
   }
 }
 
-TEST_CASE("--driver loop refuses a network or policy it cannot honour, naming the key",
+TEST_CASE("the loop driver refuses a network or policy it cannot honour, naming the key",
           "[cli][driver]") {
   const std::string tiny = (scenarios / "tiny.toml").string();
   const fs::path out = fresh_dir("driver-refused");
@@ -273,4 +273,32 @@ TEST_CASE("fedsim xarmed's runs are fedsim run --driver loop of the scenario it 
             Approx(s["regret"].get<double>()).epsilon(1e-12));
     }
   }
+}
+
+TEST_CASE("fedsim sweep --driver loop runs every run on the loop; the other driver reruns them",
+          "[cli][driver]") {
+  const fs::path out = fresh_dir("driver-sweep");
+  const std::string base = "sweep " + (scenarios / "tiny.toml").string() +
+                           " --grid algorithm.q=0.25,0.5 --seeds 2 --quiet --out " + out.string();
+  const auto loop = run_fedsim(base + " --driver loop");
+  INFO(loop.output);
+  REQUIRE(loop.exit_code == 0);
+  int runs = 0;
+  for (const auto& e : fs::recursive_directory_iterator(out))
+    if (e.path().filename() == "summary.json") {
+      CHECK(summary_of(e.path().parent_path())["driver"] == "loop");
+      CHECK_FALSE(fs::exists(e.path().parent_path() / "events.jsonl"));
+      ++runs;
+    }
+  CHECK(runs == 4);
+  CHECK(loop.output.find("(4 run, 0 skipped)") != std::string::npos);
+  // Complete loop runs are skipped by a loop sweep, and run again by an actor sweep.
+  CHECK(run_fedsim(base + " --driver loop").output.find("(0 run, 4 skipped)") != std::string::npos);
+  const auto actors = run_fedsim(base);
+  INFO(actors.output);
+  REQUIRE(actors.exit_code == 0);
+  CHECK(actors.output.find("(4 run, 0 skipped)") != std::string::npos);
+  for (const auto& e : fs::recursive_directory_iterator(out))
+    if (e.path().filename() == "summary.json")
+      CHECK(summary_of(e.path().parent_path())["driver"] == "actors");
 }
