@@ -68,10 +68,12 @@ void run(RunCommandOptions& o) {
   write_summary(dir, config, r, driver);
   if (config.xarmed.enabled) {
     const auto& fp = config.xarmed.fed_pne;
-    std::printf("%s: %s on %s, M=%d T=%lld  avg cumulative regret per client %.2f",
-                config.name.c_str(), scenario::xarmed_algorithm_name(config.xarmed).c_str(),
+    std::printf("%s: %s on %s, M=%d T=%lld  %s %.2f", config.name.c_str(),
+                scenario::xarmed_algorithm_name(config.xarmed).c_str(),
                 xarmed::to_string(fp.problem.objective).c_str(), config.world.agents,
-                static_cast<long long>(fp.budget), r.average_cumulative_regret);
+                static_cast<long long>(fp.budget),
+                config.xarmed.hct ? "cumulative regret" : "avg cumulative regret per client",
+                r.average_cumulative_regret);
     if (fp.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);
   } else {
     std::printf("%s: %s, N=%d T=%d  mean final simple regret %.4f", config.name.c_str(),
