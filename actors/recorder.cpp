@@ -12,16 +12,33 @@
 
 namespace fedsim::actors {
 
-void write_observations(const std::string& file, std::vector<observation_event> observations) {
-  std::sort(observations.begin(), observations.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.agent, a.iteration) < std::tie(b.agent, b.iteration);
-  });
-  CsvWriter csv(file, {"agent", "iteration", "time", "x", "y", "f", "simple_regret", "branch",
-                       "source"});
-  for (const auto& o : observations)
-    csv.row(o.agent, o.iteration, o.time, o.x, o.y, o.f, o.simple_regret,
-            fbo::to_string(static_cast<fbo::Branch>(o.branch)), o.source);
+bool ObservationOrder::operator()(const observation_event& a, const observation_event& b) const {
+  return std::tie(a.agent, a.iteration) < std::tie(b.agent, b.iteration);
 }
+
+bool EventOrder::operator()(const network_event& a, const network_event& b) const {
+  // The network's and the server's events are each in order; merge them by time, network
+  // first (only the server reports "reject" and "late"); the other fields make it total.
+  const bool ra = a.kind == "reject" || a.kind == "late";
+  const bool rb = b.kind == "reject" || b.kind == "late";
+  return std::tie(a.time, ra, a.seq, a.kind, a.from, a.to, a.round, a.reason) <
+         std::tie(b.time, rb, b.seq, b.kind, b.from, b.to, b.round, b.reason);
+}
+
+bool PullOrder::operator()(const pull_event& a, const pull_event& b) const {
+  return std::tie(a.client, a.steps) < std::tie(b.client, b.steps);
+}
+
+namespace {
+
+/// Agents keep their ids; the server is -1 and the network itself -2.
+long long json_node(node_id n) {
+  if (n == server_node) return -1;
+  if (n > server_node) return -2;
+  return static_cast<long long>(n);
+}
+
+}  // namespace
 
 void write_rounds(const std::string& file, const std::vector<round_event>& rounds) {
   CsvWriter csv(file, {"round", "time", "participants", "selected", "late", "dropped", "rejected", "clipped",
@@ -29,14 +46,6 @@ void write_rounds(const std::string& file, const std::vector<round_event>& round
   for (const auto& r : rounds)
     csv.row(r.round, r.time, r.participants, r.selected, r.late, r.dropped, r.rejected, r.clipped, r.alive,
             r.noise_std, r.epsilon, r.released ? 1 : 0, r.aggregate_norm);
-}
-
-void write_pulls(const std::string& file, std::vector<pull_event> pulls) {
-  std::sort(pulls.begin(), pulls.end(), [](const auto& a, const auto& b) {
-    return std::tie(a.client, a.steps) < std::tie(b.client, b.steps);
-  });
-  CsvWriter csv(file, {"client", "phase", "step", "time", "cumulative_regret"});
-  for (const auto& p : pulls) csv.row(p.client, p.phase, p.steps, p.time, p.cumulative_regret);
 }
 
 void write_phases(const std::string& file, const std::vector<phase_event>& phases) {
@@ -48,27 +57,31 @@ void write_phases(const std::string& file, const std::vector<phase_event>& phase
             p.rejected, p.alive, p.survivors, p.best_mean, p.confidence_width);
 }
 
-namespace {
-/// Agents keep their ids; the server is -1 and the network itself -2.
-long long json_node(node_id n) {
-  if (n == server_node) return -1;
-  if (n > server_node) return -2;
-  return static_cast<long long>(n);
-}
-}  // namespace
-
-void write_events(const std::string& file, std::vector<network_event> events) {
-  // The network's and the server's events are each in order; merge them by time, network first.
-  std::stable_sort(events.begin(), events.end(), [](const auto& a, const auto& b) {
-    // Only the server reports "reject" and "late".
-    const bool ra = a.kind == "reject" || a.kind == "late";
-    const bool rb = b.kind == "reject" || b.kind == "late";
-    return std::tie(a.time, ra, a.seq) < std::tie(b.time, rb, b.seq);
+void write_observations(const std::string& file, ObservationRows& rows,
+                        const std::function<void(const observation_event&)>& each) {
+  CsvWriter csv(file, {"agent", "iteration", "time", "x", "y", "f", "simple_regret", "branch",
+                       "source"});
+  rows.drain([&](const observation_event& o) {
+    if (each) each(o);
+    csv.row(o.agent, o.iteration, o.time, o.x, o.y, o.f, o.simple_regret,
+            fbo::to_string(static_cast<fbo::Branch>(o.branch)), o.source);
   });
+}
+
+void write_pulls(const std::string& file, PullRows& rows) {
+  CsvWriter csv(file, {"client", "phase", "step", "time", "cumulative_regret"});
+  rows.drain([&](const pull_event& p) {
+    csv.row(p.client, p.phase, p.steps, p.time, p.cumulative_regret);
+  });
+}
+
+namespace {
+
+void write_events(const std::string& file, EventRows& events) {
   std::ofstream out(file);
   if (!out) throw std::runtime_error("cannot write " + file);
   char buf[512];
-  for (const auto& e : events) {
+  events.drain([&](const network_event& e) {
     std::snprintf(buf, sizeof buf,
                   "{\"time\":%.10g,\"event\":\"%s\",\"from\":%lld,\"to\":%lld,\"payload\":\"%s\","
                   "\"round\":%d,\"bytes\":%llu%s%s%s}\n",
@@ -78,80 +91,131 @@ void write_events(const std::string& file, std::vector<network_event> events) {
                   e.reason.empty() ? "" : ",\"reason\":\"", e.reason.c_str(),
                   e.reason.empty() ? "" : "\"");
     out << buf;
-  }
+  });
+  if (!out) throw std::runtime_error("cannot write " + file);
 }
+
+/// Builds the mean regret curve from observations in (agent, iteration) order, one agent at a
+/// time: regret[t] is the agent's simple regret after iteration t, carried forward over
+/// iterations it never ran (a crashed agent keeps its last value). Only agents with an
+/// observation are visited, each adding last / averaged in agent order.
+class CurveBuilder {
+ public:
+  CurveBuilder(int agents, int iterations, int averaged)
+      : agents_(agents), averaged_(averaged), regret_(iterations + 1, -1.0),
+        mean_(averaged > 0 ? iterations + 1 : 0, 0.0) {}
+  void add(const observation_event& o) {
+    if (o.agent < 0 || o.agent >= agents_) return;
+    if (o.agent != current_) {
+      flush();
+      current_ = o.agent;
+    }
+    if (o.iteration >= 0 && o.iteration < static_cast<int>(regret_.size()))
+      regret_[o.iteration] = o.simple_regret;
+  }
+  std::vector<double> finish() {
+    flush();
+    return std::move(mean_);
+  }
+
+ private:
+  void flush() {
+    if (current_ < 0 || mean_.empty()) return;
+    double last = 0.0;
+    for (std::size_t t = 0; t < regret_.size(); ++t) {
+      if (regret_[t] >= 0) last = regret_[t];
+      mean_[t] += last / averaged_;
+      regret_[t] = -1.0;
+    }
+    current_ = -1;
+  }
+  int agents_, averaged_;
+  int current_ = -1;
+  std::vector<double> regret_, mean_;
+};
+
+}  // namespace
 
 RegretCurve mean_regret_curve(const std::vector<observation_event>& observations, int agents,
                               int iterations) {
-  // regret[n][t]: agent n's simple regret after iteration t, carried forward over iterations
-  // it never ran (a crashed agent keeps its last value).
-  std::vector<std::vector<double>> regret(agents, std::vector<double>(iterations + 1, -1.0));
-  std::vector<char> observed(agents, 0);
-  for (const auto& o : observations) {
-    if (o.agent < 0 || o.agent >= agents) continue;
-    observed[o.agent] = 1;
-    if (o.iteration >= 0 && o.iteration <= iterations) regret[o.agent][o.iteration] = o.simple_regret;
-  }
+  std::vector<observation_event> sorted = observations;
+  std::sort(sorted.begin(), sorted.end(), ObservationOrder{});
+  std::vector<char> observed(std::max(agents, 0), 0);
+  for (const auto& o : sorted)
+    if (o.agent >= 0 && o.agent < agents) observed[o.agent] = 1;
   RegretCurve out;
-  out.mean.assign(iterations + 1, 0.0);
-  for (int n = 0; n < agents; ++n) out.without_observations += observed[n] ? 0 : 1;
-  const int averaged = agents - out.without_observations;
-  if (averaged == 0) {
-    out.mean.clear();  // nobody observed anything: no mean to report
-    return out;
-  }
-  for (int n = 0; n < agents; ++n) {
-    if (!observed[n]) continue;
-    double last = 0.0;
-    for (int t = 0; t <= iterations; ++t) {
-      if (regret[n][t] >= 0) last = regret[n][t];
-      out.mean[t] += last / averaged;
-    }
-  }
+  const int averaged = static_cast<int>(std::count(observed.begin(), observed.end(), 1));
+  out.without_observations = agents - averaged;
+  CurveBuilder curve(agents, iterations, averaged);
+  for (const auto& o : sorted) curve.add(o);
+  out.mean = curve.finish();
   return out;
 }
 
-caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round) {
+caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round,
+                             std::string spill_folder, std::size_t rows_in_memory) {
   fail_loudly(self, "recorder");
-  self->state.on_round = std::move(on_round);
+  auto& st = self->state;
+  st.on_round = std::move(on_round);
+  st.observations = ObservationRows(rows_in_memory, ObservationOrder{});
+  st.events = EventRows(rows_in_memory, EventOrder{});
+  st.pulls = PullRows(rows_in_memory, PullOrder{});
+  st.observations.spill_to(spill_folder, "observations");
+  st.events.spill_to(spill_folder, "events");
+  st.pulls.spill_to(spill_folder, "pulls");
   return {
-      [self](observation_event& e) { self->state.observations.push_back(e); },
+      [self](observation_event& e) {
+        auto& s = self->state;
+        if (e.agent >= 0) {
+          if (static_cast<std::size_t>(e.agent) >= s.observed.size()) s.observed.resize(e.agent + 1, 0);
+          s.observed[e.agent] = 1;
+        }
+        s.last_time = std::max(s.last_time, e.time);
+        s.observations.push(e);
+      },
       [self](round_event& e) {
         self->state.rounds.push_back(e);
         if (self->state.on_round) self->state.on_round(e);
       },
-      [self](network_event& e) { self->state.events.push_back(std::move(e)); },
-      [self](const pull_event& e) { self->state.pulls.push_back(e); },
+      [self](network_event& e) { self->state.events.push(std::move(e)); },
+      [self](const pull_event& e) {
+        auto& s = self->state;
+        if (e.client >= 0) {
+          if (static_cast<std::size_t>(e.client) >= s.client_regret.size()) {
+            s.client_regret.resize(e.client + 1, 0.0);
+            s.observed.resize(e.client + 1, 0);
+          }
+          s.client_regret[e.client] = std::max(s.client_regret[e.client], e.cumulative_regret);
+          s.observed[e.client] = 1;
+        }
+        s.last_time = std::max(s.last_time, e.time);
+        s.pulls.push(e);
+      },
       [self](const phase_event& e) { self->state.phases.push_back(e); },
       [self](finish_atom, const std::string& folder, bool events, std::int32_t agents,
              std::int32_t iterations) -> caf::result<std::vector<double>, double, std::int32_t> {
         auto& s = self->state;
         const std::filesystem::path dir(folder);
         std::filesystem::create_directories(dir);
-        if (!s.pulls.empty() || !s.phases.empty()) {  // a Fed-PNE run
+        std::int32_t averaged = 0;
+        for (std::int32_t n = 0; n < agents && n < static_cast<std::int32_t>(s.observed.size()); ++n)
+          averaged += s.observed[n];
+        const std::int32_t without = agents - averaged;
+        if (s.pulls.size() > 0 || !s.phases.empty()) {  // a Fed-PNE run
           std::vector<double> final_regret(agents, 0.0);
-          std::vector<char> pulled(agents, 0);
-          double last = 0.0;
-          for (const auto& p : s.pulls) {
-            if (p.client >= 0 && p.client < agents) {
-              final_regret[p.client] = std::max(final_regret[p.client], p.cumulative_regret);
-              pulled[p.client] = 1;
-            }
-            last = std::max(last, p.time);
-          }
-          const auto without = static_cast<std::int32_t>(std::count(pulled.begin(), pulled.end(), 0));
-          write_pulls((dir / "observations.csv").string(), std::move(s.pulls));
+          for (std::int32_t m = 0; m < agents && m < static_cast<std::int32_t>(s.client_regret.size()); ++m)
+            final_regret[m] = s.client_regret[m];
+          write_pulls((dir / "observations.csv").string(), s.pulls);
           write_phases((dir / "phases.csv").string(), s.phases);
-          if (events) write_events((dir / "events.jsonl").string(), std::move(s.events));
-          return {std::move(final_regret), last, without};
+          if (events) write_events((dir / "events.jsonl").string(), s.events);
+          return {std::move(final_regret), s.last_time, without};
         }
-        RegretCurve curve = mean_regret_curve(s.observations, agents, iterations);
-        double last = 0.0;
-        for (const auto& o : s.observations) last = std::max(last, o.time);
-        write_observations((dir / "observations.csv").string(), std::move(s.observations));
+        CurveBuilder curve(agents, iterations, averaged);
+        write_observations((dir / "observations.csv").string(), s.observations,
+                           [&](const observation_event& o) { curve.add(o); });
         write_rounds((dir / "rounds.csv").string(), s.rounds);
-        if (events) write_events((dir / "events.jsonl").string(), std::move(s.events));
-        return {std::move(curve.mean), last, curve.without_observations};
+        if (events) write_events((dir / "events.jsonl").string(), s.events);
+        return {curve.finish(), s.last_time, without};
       },
   };
 }

@@ -10,18 +10,39 @@
 #include <caf/all.hpp>
 
 #include "actors/messages.hpp"
+#include "actors/spill_sorter.hpp"
 
 namespace fedsim::actors {
 
 /// Called (on the recorder's thread) for every finished round: progress output.
 using RoundCallback = std::function<void(const round_event&)>;
 
+/// The order of each file's rows (a total order, so the files never depend on thread timing).
+struct ObservationOrder {  ///< (agent, iteration)
+  bool operator()(const observation_event& a, const observation_event& b) const;
+};
+struct EventOrder {  ///< (time, network before server, seq, then every other field)
+  bool operator()(const network_event& a, const network_event& b) const;
+};
+struct PullOrder {  ///< (client, steps)
+  bool operator()(const pull_event& a, const pull_event& b) const;
+};
+using ObservationRows = SpillSorter<observation_event, ObservationOrder>;
+using EventRows = SpillSorter<network_event, EventOrder>;
+using PullRows = SpillSorter<pull_event, PullOrder>;
+
+/// Rows a recorder keeps in memory per file before it spills a sorted chunk to disk.
+constexpr std::size_t default_recorder_rows = std::size_t{1} << 17;
+
 struct RecorderState {
-  std::vector<observation_event> observations;
-  std::vector<round_event> rounds;
-  std::vector<network_event> events;
-  std::vector<pull_event> pulls;    ///< Fed-PNE runs
-  std::vector<phase_event> phases;  ///< Fed-PNE runs
+  ObservationRows observations{default_recorder_rows, ObservationOrder{}};
+  std::vector<round_event> rounds;  ///< one per round: small
+  EventRows events{default_recorder_rows, EventOrder{}};
+  PullRows pulls{default_recorder_rows, PullOrder{}};  ///< Fed-PNE runs
+  std::vector<phase_event> phases;                     ///< Fed-PNE runs: one per phase
+  std::vector<char> observed;         ///< per agent (client): observed (pulled) at least once
+  std::vector<double> client_regret;  ///< Fed-PNE: each client's largest cumulative regret
+  double last_time = 0.0;             ///< of the last observation (pull)
   RoundCallback on_round;
   static inline const char* name = "recorder";
 };
@@ -34,14 +55,20 @@ struct RecorderState {
 /// For a Fed-PNE run (pull and phase events) it writes observations.csv (client, phase, step,
 /// time, cumulative_regret) and phases.csv instead, and the first value is each client's final
 /// cumulative regret (N values; 0 for a client that never pulled).
-caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round);
+/// Memory is bounded: at most rows_in_memory rows per file are held; beyond that, sorted
+/// chunks go to hidden spill files in spill_folder, merged into the files at the end.
+caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round,
+                             std::string spill_folder, std::size_t rows_in_memory);
 
-/// Writes the three files (used by the recorder; public for tests).
-void write_observations(const std::string& file, std::vector<observation_event> observations);
+/// The recorder's files, one writer per file (the columns are spelled here only): also used by
+/// `fedsim run --driver loop` (tools/fedsim/loop_driver.cpp), so both drivers write the same
+/// layout. The row writers drain `rows` in their order; `each` sees every observation written.
+void write_observations(const std::string& file, ObservationRows& rows,
+                        const std::function<void(const observation_event&)>& each = {});
+void write_pulls(const std::string& file, PullRows& rows);
 void write_rounds(const std::string& file, const std::vector<round_event>& rounds);
-void write_events(const std::string& file, std::vector<network_event> events);
-void write_pulls(const std::string& file, std::vector<pull_event> pulls);
 void write_phases(const std::string& file, const std::vector<phase_event>& phases);
+
 /// The mean simple regret after iterations 0 .. T over the agents that observed anything, and
 /// how many did not (they are not in the mean; `mean` is empty when none observed).
 struct RegretCurve {

@@ -59,6 +59,9 @@ actors::RunResult run_fbo_loop(const ScenarioConfig& config, const std::filesyst
   for (const auto& o : r.observations)
     observations.push_back({o.agent, o.iteration, o.index, 0.0, o.x, o.y, o.f, o.simple_regret,
                             static_cast<std::int32_t>(o.branch), o.source});
+  // Every row in memory (the loop holds them all anyway): no spill.
+  actors::ObservationRows rows(observations.size() + 1, actors::ObservationOrder{});
+  for (const auto& o : observations) rows.push(o);
   std::vector<actors::round_event> rounds;
   for (const auto& x : r.rounds)
     rounds.push_back({x.round, 0.0, x.stats.received, x.stats.selected, 0, 0, x.stats.rejected,
@@ -78,7 +81,7 @@ actors::RunResult run_fbo_loop(const ScenarioConfig& config, const std::filesyst
     result.releases = static_cast<std::int64_t>(r.rounds.size());
   }
   result.delta = algo.effective_delta();
-  actors::write_observations((dir / "observations.csv").string(), std::move(observations));
+  actors::write_observations((dir / "observations.csv").string(), rows);
   actors::write_rounds((dir / "rounds.csv").string(), rounds);
   return result;
 }
@@ -89,12 +92,13 @@ actors::RunResult run_fed_pne_loop(const ScenarioConfig& config, const std::file
   const xarmed::FedPneConfig fp = scenario::fed_pne_config(config);
   const xarmed::FedPneResult r = xarmed::run_fed_pne(fp);
   const int m_count = fp.problem.clients;
-  std::vector<actors::pull_event> pulls;
+  actors::PullRows pulls(r.phases.size() * static_cast<std::size_t>(m_count) + 1,
+                         actors::PullOrder{});
   std::vector<actors::phase_event> phases;
   for (const auto& p : r.phases) {
     for (int m = 0; m < m_count; ++m)
-      pulls.push_back({m, p.phase, p.start + p.steps, 0.0,
-                       p.client_regret[static_cast<std::size_t>(m)]});
+      pulls.push({m, p.phase, p.start + p.steps, 0.0,
+                  p.client_regret[static_cast<std::size_t>(m)]});
     if (p.completed)
       phases.push_back({p.phase, 0.0, p.depth, static_cast<std::int64_t>(p.nodes),
                         p.pulls_per_node, m_count, 0, 0, 0, m_count,
@@ -110,7 +114,7 @@ actors::RunResult run_fed_pne_loop(const ScenarioConfig& config, const std::file
     result.epsilon = r.privacy->epsilon;
     result.delta = r.privacy->delta;
   }
-  actors::write_pulls((dir / "observations.csv").string(), std::move(pulls));
+  actors::write_pulls((dir / "observations.csv").string(), pulls);
   actors::write_phases((dir / "phases.csv").string(), phases);
   return result;
 }
@@ -118,16 +122,15 @@ actors::RunResult run_fed_pne_loop(const ScenarioConfig& config, const std::file
 /// xarmed::run_hct: one row per evaluation in the pull layout.
 actors::RunResult run_hct_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
   const xarmed::HctResult r = xarmed::run_hct(scenario::hct_config(config));
-  std::vector<actors::pull_event> pulls;
-  pulls.reserve(r.regret_curve.size());
+  actors::PullRows pulls(r.regret_curve.size() + 1, actors::PullOrder{});
   for (std::size_t t = 0; t < r.regret_curve.size(); ++t) {
     const auto step = static_cast<std::int64_t>(t + 1);
-    pulls.push_back({0, step, step, 0.0, r.regret_curve[t]});
+    pulls.push({0, step, step, 0.0, r.regret_curve[t]});
   }
   actors::RunResult result;
   result.client_regret = {r.cumulative_regret};  // one learner: the central one
   result.average_cumulative_regret = r.cumulative_regret;
-  actors::write_pulls((dir / "observations.csv").string(), std::move(pulls));
+  actors::write_pulls((dir / "observations.csv").string(), pulls);
   return result;
 }
 

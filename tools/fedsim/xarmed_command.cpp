@@ -21,9 +21,10 @@
 #include "actors/csv_writer.hpp"
 #include "engine/xarmed/fed_pne_run.hpp"
 #include "engine/xarmed/hct_run.hpp"
-#include "engine/xarmed/metrics.hpp"
+#include "engine/stats.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/seed_option.hpp"
 
 namespace fedsim::cli {
 
@@ -173,7 +174,7 @@ void write_curve(const std::filesystem::path& file, const std::vector<SeedRun>& 
   std::vector<double> at(runs.size());
   for (std::size_t t = 0; t < steps; ++t) {
     for (std::size_t r = 0; r < runs.size(); ++r) at[r] = runs[r].curve[t];
-    const auto m = xarmed::mean_standard_error(at);
+    const auto m = mean_se(at);
     csv.row(static_cast<long long>(t + 1), m.mean, m.se, static_cast<int>(runs.size()));
   }
 }
@@ -266,7 +267,7 @@ void run(const XarmedOptions& o) {
                 {"nodes_received_per_client", r.nodes_received}});
     per_seed.push_back(j);
   }
-  const auto regret = xarmed::mean_standard_error(regrets);
+  const auto regret = mean_se(regrets);
   nlohmann::json summary = {
       {"algorithm", o.algorithm},
       {"objective", o.objective},
@@ -301,8 +302,8 @@ void run(const XarmedOptions& o) {
                               {"c", c.params.c},
                               {"c1", c.params.c1},
                               {"delta", c.params.effective_delta(o.clients)}});
-    const auto r = xarmed::mean_standard_error(rounds);
-    const auto n = xarmed::mean_standard_error(nodes);
+    const auto r = mean_se(rounds);
+    const auto n = mean_se(nodes);
     summary["rounds_mean"] = r.mean;
     summary["nodes_sent_per_client_mean"] = n.mean;
   }
@@ -337,7 +338,7 @@ void add_xarmed_command(CLI::App& app) {
   cmd->add_option("--eps", o->eps, "dp-fed-pne: epsilon");
   cmd->add_option("--dp-delta", o->dp_delta, "dp-fed-pne: delta (default 1/M)");
   cmd->add_option("--seeds", o->seeds, "number of seeds, from --seed on")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "first seed")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "first seed")->check(seed_check(~0ULL))->capture_default_str();
   cmd->add_option("--k", o->k, "arity of the partition")->capture_default_str();
   cmd->add_option("--split", o->split, "random | cyclic axis per split")->capture_default_str();
   cmd->add_option("--point", o->point, "centre | uniform point per pull")->capture_default_str();
