@@ -217,11 +217,9 @@ TEST_CASE("tight accountant is finite and below the moments accountant at the ex
 TEST_CASE("tight accountant at the extremes: no noise is +inf, huge noise 0, huge T finite or inf",
           "[dp][pld][edge]") {
   // q = 0.25 > delta with no noise: a chosen member is seen outright, epsilon is infinite.
-  for (double q : {0.25, 1.0}) {
-    PldAccountant a;
-    a.add_subsampled_gaussian(q, 1e-160, 5);
-    CHECK(a.epsilon(0.1) == INFINITY);
-  }
+  PldAccountant none;
+  none.add_subsampled_gaussian(0.25, 1e-160, 5);
+  CHECK(none.epsilon(0.1) == INFINITY);
   // z^2 overflowed to inf and every loss became NaN, reported as +inf; the loss is ~0.
   for (double z : {1e200, std::numeric_limits<double>::max()})
     for (double q : {1e-300, 0.25, 1.0}) {
