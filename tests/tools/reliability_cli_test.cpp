@@ -91,6 +91,13 @@ TEST_CASE("bad overrides and options get one escaped, bounded line and exit code
   check_one_line_error(run_fedsim(run + "--seed -5"), "--seed '-5'");
   check_one_line_error(run_fedsim(run + "--seed 9223372036854775808"), "--seed");
   check_one_line_error(run_fedsim(run + "--seed 1e3"), "--seed");
+  check_one_line_error(run_fedsim("sweep " + tiny + " --seed-list 1,9223372036854775808 --out " +
+                                  out.string()),
+                       "--seed-list");
+  check_one_line_error(run_fedsim("sweep " + tiny + " --seed-list -3 --out " + out.string()),
+                       "--seed-list");
+  check_one_line_error(run_fedsim("reference --seed -5 --out " + out.string()), "--seed");  // wrapped to 2^64 - 5
+  check_one_line_error(run_fedsim("xarmed --seed -1 --out " + out.string()), "--seed");
   CHECK_FALSE(fs::exists(out / "summary.json"));
 }
 

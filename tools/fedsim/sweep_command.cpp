@@ -27,6 +27,7 @@
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/run_folder.hpp"
+#include "tools/fedsim/seed_option.hpp"
 #include "tools/fedsim/run_outputs.hpp"
 
 namespace fedsim::cli {
@@ -382,7 +383,6 @@ void sweep(const SweepOptions& o) {
     for (int s = 1; s <= o.seeds; ++s) seeds.push_back(s);
   }
   for (std::size_t i = 0; i < seeds.size(); ++i) {
-    if (seeds[i] < 0) throw UsageError("--seed-list: seeds must be >= 0, got " + std::to_string(seeds[i]));
     if (std::find(seeds.begin(), seeds.begin() + i, seeds[i]) != seeds.begin() + i)
       throw UsageError("--seed-list: seed " + std::to_string(seeds[i]) + " given twice");
   }
@@ -443,6 +443,7 @@ void add_sweep_command(CLI::App& app) {
                     ->capture_default_str();
   cmd->add_option("--seed-list", o->seed_list, "explicit seeds instead of --seeds: 3,5,9")
       ->delimiter(',')
+      ->check(seed_check(9223372036854775807ULL))
       ->allow_extra_args(false)
       ->excludes(seeds);
   cmd->add_option("--jobs", o->jobs, "runs in parallel (worker threads)")->capture_default_str();
