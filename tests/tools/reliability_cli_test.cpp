@@ -183,7 +183,7 @@ TEST_CASE("an output folder in use is locked: a second writer exits 2 naming the
       "sweep " + tiny + " --grid algorithm.q=0.1,0.2,0.3,0.4,0.5,0.6 --seeds 2 --jobs 1 --quiet --out " +
       root.string();
   const fs::path first_output = fs::temp_directory_path() / "fedsim-test-locked-first.txt";
-  FILE* first = popen((std::string(FEDSIM_BINARY) + " " + sweep + " > " + first_output.string() +
+  FILE* first = popen((fedsim::test::fedsim_binary() + " " + sweep + " > " + first_output.string() +
                        " 2>&1").c_str(),
                       "r");
   REQUIRE(first);
