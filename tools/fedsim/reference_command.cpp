@@ -9,6 +9,7 @@
 
 #include "engine/fbo/reference_loop.hpp"
 #include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/seed_option.hpp"
 #include "actors/csv_writer.hpp"
 
 namespace fedsim::cli {
@@ -162,9 +163,11 @@ void add_reference_command(CLI::App& app) {
   cmd->add_option("--accountant", c.accountant, "moments | moments-paper | tight")->capture_default_str();
   cmd->add_option("--delta", c.delta, "delta for eps (default 1/N^1.1)");
   cmd->add_option("--seed", c.seed, "run seed (objective, features, all draws)")
+      ->check(seed_check(~0ULL))
       ->capture_default_str();
   cmd->add_option("--objective-seed", c.objective.seed,
                   "seed of the objective functions only (0: the run seed)")
+      ->check(seed_check(~0ULL))
       ->capture_default_str();
   cmd->add_option("--out", o->out, "output folder")->capture_default_str();
   cmd->callback([o] { run(*o); });

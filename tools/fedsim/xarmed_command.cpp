@@ -18,6 +18,7 @@
 #include "engine/xarmed/hct_run.hpp"
 #include "engine/stats.hpp"
 #include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/seed_option.hpp"
 
 namespace fedsim::cli {
 
@@ -301,7 +302,7 @@ void add_xarmed_command(CLI::App& app) {
   cmd->add_option("--eps", o->eps, "dp-fed-pne: epsilon");
   cmd->add_option("--dp-delta", o->dp_delta, "dp-fed-pne: delta (default 1/M)");
   cmd->add_option("--seeds", o->seeds, "number of seeds, from --seed on")->capture_default_str();
-  cmd->add_option("--seed", o->seed, "first seed")->capture_default_str();
+  cmd->add_option("--seed", o->seed, "first seed")->check(seed_check(~0ULL))->capture_default_str();
   cmd->add_option("--k", o->k, "arity of the partition")->capture_default_str();
   cmd->add_option("--split", o->split, "random | cyclic axis per split")->capture_default_str();
   cmd->add_option("--point", o->point, "centre | uniform point per pull")->capture_default_str();
