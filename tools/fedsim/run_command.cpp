@@ -46,8 +46,7 @@ void run(RunCommandOptions& o) {
     auto overrides = o.overrides;
     if (o.has_seed) overrides.push_back("seed=" + std::to_string(parse_seed(o.seed)));
     scenario::LoadedScenario loaded = scenario::load_scenario_file(o.scenario, overrides);
-    for (const std::string& w : loaded.warnings) std::fprintf(stderr, "fedsim: warning: %s
-", w.c_str());
+    for (const std::string& w : loaded.warnings) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
     config = std::move(loaded.config);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());

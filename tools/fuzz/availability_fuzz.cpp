@@ -1,49 +1,27 @@
-// libFuzzer target: the availability-trace reader (CSV agent,start,end), reached through
-// make_network_plan with world.network.availability_file pointing at the input. Promise under
-// test: a plan or std::invalid_argument naming the file, never a crash.
-// (std::out_of_range from std::stoi is issue 10's bug 8, fixed by the strict parser
-// parse_availability; it is tolerated here until that lands.)
-#include <unistd.h>
-
+// libFuzzer target: the availability-trace reader (CSV agent,start,end), the pure function
+// actors::parse_availability. Promise under test: records that satisfy the reader's contract
+// (ids in range, 0 <= start < end, start finite), or std::invalid_argument naming the source,
+// line and column; never a crash, never another exception.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <fstream>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
-#include "actors/network_plan.hpp"
-#include "scenarios/loader.hpp"
-
-namespace {
-
-const std::string& trace_file() {
-  static const std::string file = "/tmp/fedsim-fuzz-availability-" + std::to_string(::getpid()) + ".csv";
-  return file;
-}
-
-const fedsim::scenario::ScenarioConfig& base_config() {
-  static const fedsim::scenario::ScenarioConfig config = [] {
-    std::ofstream(trace_file()) << "agent,start,end\n";
-    auto c = fedsim::scenario::load_scenario(FEDSIM_SCENARIO_DIR "/tiny.toml",
-                                             {"world.network.availability_file=" + trace_file()});
-    return c;
-  }();
-  return config;
-}
-
-}  // namespace
+#include "actors/network_availability.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const auto& config = base_config();
-  {
-    std::ofstream out(trace_file(), std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  }
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  constexpr int agents = 8;
   try {
-    (void)fedsim::actors::make_network_plan(config);
-  } catch (const std::invalid_argument&) {
-  } catch (const std::out_of_range&) {
+    for (const auto& r : fedsim::actors::parse_availability(text, "trace.csv", agents))
+      if (r.agent < 0 || r.agent >= agents || !(r.start >= 0) || !std::isfinite(r.start) ||
+          !(r.end > r.start))
+        std::abort();  // a record the contract excludes got through
+  } catch (const std::invalid_argument& e) {
+    if (std::string(e.what()).rfind("trace.csv:", 0) != 0) std::abort();  // unnamed error
   }
   return 0;
 }
