@@ -7,8 +7,10 @@
 #include <set>
 #include <sstream>
 
+#include "scenarios/echo.hpp"
 #include "scenarios/overrides.hpp"
 #include "scenarios/schema_fields.hpp"
+#include "scenarios/toml_depth.hpp"
 
 namespace fedsim::scenario {
 
@@ -29,7 +31,7 @@ std::string blame(const std::string& message, const std::vector<Override>& overr
   };
   for (auto it = overrides.rbegin(); it != overrides.rend(); ++it)
     if (key == it->key || within(key, it->key) || within(it->key, key))
-      return " (from --set " + it->text + ")";
+      return " (from --set " + one_line(it->text, 120) + ")";
   return "";
 }
 
@@ -38,6 +40,10 @@ std::string blame(const std::string& message, const std::vector<Override>& overr
 LoadedScenario load_scenario_text(const std::string& text, const std::string& source,
                                   const std::vector<std::string>& overrides) {
   toml::table root;
+  if (const auto excess = find_depth_excess(text))
+    throw ScenarioError(source + ":" + std::to_string(excess->line) + ":" +
+                        std::to_string(excess->column) + ": nested deeper than " +
+                        std::to_string(max_toml_depth) + " levels of tables and arrays");
   try {
     root = toml::parse(text, source);
   } catch (const toml::parse_error& e) {

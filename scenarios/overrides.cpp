@@ -6,6 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "scenarios/echo.hpp"
+#include "scenarios/toml_depth.hpp"
+
 namespace fedsim::scenario {
 
 namespace {
@@ -36,17 +39,24 @@ std::vector<Segment> split_key(const std::string& key, const std::string& where)
       const std::string digits = part.substr(bracket + 1, part.size() - bracket - 2);
       if (part.back() != ']' || digits.empty() ||
           digits.find_first_not_of("0123456789") != std::string::npos)
-        throw std::invalid_argument(where + ": bad index in '" + part + "' (expected name[N])");
+        throw std::invalid_argument(where + ": bad index in " + quote(part) +
+                                    " (expected name[N])");
+      // No array is this long; more digits would overflow.
+      if (digits.size() > 9)
+        throw std::invalid_argument(where + ": index " + quote(digits) + " out of range");
       seg.index = std::stoul(digits);
       part = part.substr(0, bracket);
     }
     if (part.empty() ||
         part.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
                                "0123456789_-") != std::string::npos)
-      throw std::invalid_argument(where + ": bad key '" + key +
-                                  "' (expected dotted names like algorithm.q)");
+      throw std::invalid_argument(where + ": bad key " + quote(key) +
+                                  " (expected dotted names like algorithm.q)");
     seg.name = part;
     out.push_back(std::move(seg));
+    if (out.size() > static_cast<size_t>(max_toml_depth))
+      throw std::invalid_argument(where + ": key nested deeper than " +
+                                  std::to_string(max_toml_depth) + " levels");
     if (dot == std::string::npos) break;
     start = dot + 1;
   }
@@ -57,6 +67,10 @@ std::vector<Segment> split_key(const std::string& key, const std::string& where)
 toml::table parse_value(const std::string& value, const std::string& where) {
   if (value.find_first_of("\r\n") != std::string::npos)
     throw std::invalid_argument(where + ": the value must be on one line");
+  if (!valid_utf8(value)) throw std::invalid_argument(where + ": the value is not valid UTF-8");
+  if (find_depth_excess("v = " + value))
+    throw std::invalid_argument(where + ": the value nests deeper than " +
+                                std::to_string(max_toml_depth) + " levels");
   try {
     toml::table t = toml::parse("v = " + value);
     if (t.size() == 1 && t.get("v")) return t;
@@ -74,7 +88,7 @@ toml::table parse_value(const std::string& value, const std::string& where) {
 }  // namespace
 
 Override apply_override(toml::table& root, const std::string& text) {
-  const std::string where = "--set '" + text + "'";
+  const std::string where = "--set " + quote(text);
   const size_t eq = text.find('=');
   if (eq == std::string::npos)
     throw std::invalid_argument(where + ": expected key=value, e.g. algorithm.q=0.5");

@@ -1,6 +1,7 @@
 #include "engine/dp/checks.hpp"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -24,6 +25,11 @@ void check_noise_multiplier(double z) {
 
 void check_steps(long steps) {
   if (steps < 0) fail("steps", ">= 0", static_cast<double>(steps));
+}
+
+long add_steps(long total, long steps) {
+  return steps > std::numeric_limits<long>::max() - total ? std::numeric_limits<long>::max()
+                                                          : total + steps;
 }
 
 void check_delta(double delta) {

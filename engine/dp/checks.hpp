@@ -9,6 +9,8 @@ void check_sampling_probability(double q);
 void check_noise_multiplier(double z);
 /// Number of steps >= 0.
 void check_steps(long steps);
+/// total + steps (both >= 0), saturating at LONG_MAX instead of overflowing.
+long add_steps(long total, long steps);
 /// delta in (0, 1).
 void check_delta(double delta);
 

@@ -11,7 +11,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 double log_add(double a, double b) {
   const double hi = std::max(a, b), lo = std::min(a, b);
-  if (lo == -kInf) return hi;
+  if (lo == -kInf || hi == kInf) return hi;
   return hi + std::log1p(std::exp(lo - hi));
 }
 

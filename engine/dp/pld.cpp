@@ -13,6 +13,9 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // Losses beyond this would overflow e^loss; their mass goes to infinity_mass (pessimistic).
 constexpr double kMaxLoss = 600.0;
+// A larger noise multiplier is treated as this one: more noise only lowers the losses, so the
+// PLD stays pessimistic, and s^2 stays finite (at 1e50 every loss is within 1e-50 of 0).
+constexpr double kMaxNoise = 1e50;
 
 // Phi(b) - Phi(a) for a <= b, from whichever tail keeps the difference accurate.
 double normal_mass(double a, double b) {
@@ -31,7 +34,7 @@ struct Masses {
 class SubsampledGaussianPair {
  public:
   SubsampledGaussianPair(double q, double s, PldDirection direction)
-      : q_(q), s_(s), direction_(direction), log_1mq_(q == 1.0 ? -kInf : std::log1p(-q)) {}
+      : q_(q), s_(std::min(s, kMaxNoise)), direction_(direction), log_1mq_(q == 1.0 ? -kInf : std::log1p(-q)) {}
 
   // The remove-direction loss log(1 - q + q e^u), u = (2x - 1) / (2 s^2): increasing in x.
   double remove_loss(double x) const {

@@ -22,9 +22,9 @@ void PldAccountant::add_subsampled_gaussian(double q, double z, long steps) {
   check_noise_multiplier(z);
   check_steps(steps);
   if (steps == 0) return;
-  steps_ += steps;
+  steps_ = add_steps(steps_, steps);
   if (!events_.empty() && events_.back().q == q && events_.back().z == z)
-    events_.back().steps += steps;
+    events_.back().steps = add_steps(events_.back().steps, steps);
   else
     events_.push_back({q, z, steps});
 }

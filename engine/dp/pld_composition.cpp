@@ -43,7 +43,7 @@ std::complex<double> integer_power(std::complex<double> x, long n) {
 GridWindow composition_window(const std::vector<PldFactor>& factors, double tail_bound) {
   check_factors(factors);
   const double interval = factors.front().pld->interval;
-  long support_lo = 0, support_hi = 0;
+  double support_lo = 0.0, support_hi = 0.0;
   std::vector<Eigen::ArrayXd> log_mass, loss;  // exact, one entry per bin
   // Groups of bins with their total mass at the group's top or bottom edge: for lambda > 0
   // (< 0) that can only raise M(lambda), so the bound stays valid while costing little.
@@ -70,8 +70,9 @@ GridWindow composition_window(const std::vector<PldFactor>& factors, double tail
     group_log_mass.push_back(glm);
     group_top.push_back(gtop);
     group_bottom.push_back(gbottom);
-    support_lo += f.times * f.pld->offset;
-    support_hi += f.times * (f.pld->offset + n - 1);
+    // In double: times * offset overflows a long for astronomically many steps.
+    support_lo += static_cast<double>(f.times) * static_cast<double>(f.pld->offset);
+    support_hi += static_cast<double>(f.times) * static_cast<double>(f.pld->offset + n - 1);
   }
   // Chernoff: P(S >= b) <= e^(-lambda b) prod M_f(lambda)^T_f, P(S <= a) <= e^(lambda a)
   // prod M_f(-lambda)^T_f, so b(lambda) = (sum T_f log M_f(lambda) - log tail) / lambda.
@@ -100,11 +101,12 @@ GridWindow composition_window(const std::vector<PldFactor>& factors, double tail
     hi = std::min(hi, bound(log_mass, loss, f * up));
     lo = std::max(lo, -bound(log_mass, loss, f * down));
   }
-  GridWindow w{support_lo, support_hi};
-  if (std::isfinite(lo) && lo / interval > static_cast<double>(support_lo))
-    w.lo = static_cast<long>(std::floor(lo / interval));
-  if (std::isfinite(hi) && hi / interval < static_cast<double>(support_hi))
-    w.hi = static_cast<long>(std::ceil(hi / interval));
+  // Indices stay far inside a long (compose() adds and subtracts them).
+  constexpr double kMaxIndex = 1e15;
+  const double w_lo = std::isfinite(lo) ? std::max(support_lo, std::floor(lo / interval)) : support_lo;
+  const double w_hi = std::isfinite(hi) ? std::min(support_hi, std::ceil(hi / interval)) : support_hi;
+  GridWindow w{static_cast<long>(std::clamp(w_lo, -kMaxIndex, kMaxIndex)),
+               static_cast<long>(std::clamp(w_hi, -kMaxIndex, kMaxIndex))};
   w.hi = std::max(w.hi, w.lo);
   return w;
 }
@@ -133,7 +135,8 @@ DiscretePld compose(const std::vector<PldFactor>& factors, const GridWindow& win
     fft.fwd(spectrum, buffer);
     for (std::size_t j = 0; j < product.size(); ++j)
       product[j] *= integer_power(spectrum[j], f.times);
-    base += f.times * f.pld->offset;
+    // Only base modulo n matters; the product overflows a long for huge `times`.
+    base = static_cast<long>((static_cast<__int128>(f.times) * f.pld->offset + base) % n);
     log_finite += static_cast<double>(f.times) * std::log1p(-f.pld->infinity_mass);
   }
   fft.inv(buffer, product, n);

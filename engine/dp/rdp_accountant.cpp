@@ -13,7 +13,7 @@ void RdpAccountant::add_subsampled_gaussian(double q, double z, long steps) {
   check_noise_multiplier(z);
   check_steps(steps);
   if (steps == 0) return;
-  steps_ += steps;
+  steps_ = add_steps(steps_, steps);
   if (cached_step_rdp_.empty() || q != cached_q_ || z != cached_z_) {
     cached_step_rdp_.resize(orders_.size());
     for (std::size_t i = 0; i < orders_.size(); ++i)

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/tools/run_command.hpp"
+
 namespace {
 struct Run {
   int code;
@@ -15,7 +17,7 @@ struct Run {
 
 // `redirect` picks the stream: "2>/dev/null" for stdout, "2>&1 1>/dev/null" for stderr.
 Run run(const std::string& args, const std::string& redirect = "2>/dev/null") {
-  const std::string command = std::string(FEDSIM_BINARY) + " " + args + " " + redirect;
+  const std::string command = fedsim::test::fedsim_binary() + " " + args + " " + redirect;
   FILE* pipe = popen(command.c_str(), "r");
   REQUIRE(pipe != nullptr);
   std::string out;

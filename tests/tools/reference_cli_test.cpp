@@ -23,7 +23,7 @@ TEST_CASE("fedsim reference is an alias of fedsim run --driver loop on the scena
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(r.output.find("dp-fts-de: N=6 T=5") != std::string::npos);
-  const std::string command = "fedsim run " + (dir / "scenario.toml").string() +
+  const std::string command = "fedsim run " + (dir / "config.resolved.toml").string() +
                               " --driver loop --out " + dir.string();
   CHECK(r.output.find("fedsim reference is an alias of: " + command + "\n") != std::string::npos);
   const std::string csv = slurp(dir / "observations.csv");
@@ -38,20 +38,37 @@ TEST_CASE("fedsim reference is an alias of fedsim run --driver loop on the scena
   CHECK(summary["epsilon"].get<double>() > 0);
   CHECK(summary["mean_simple_regret_by_iteration"].size() == 6);
 
-  // The printed command gives the same files, byte for byte (summary.json but for wall time).
+  // The printed command gives the same files, byte for byte (summary.json but for wall time and
+  // the source file; config.resolved.toml but for its comment naming that file).
   const fs::path again = fresh_dir("reference-again");
-  const auto run = run_fedsim("run " + (dir / "scenario.toml").string() +
+  const auto run = run_fedsim("run " + (dir / "config.resolved.toml").string() +
                               " --driver loop --quiet --out " + again.string());
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
   CHECK(slurp(again / "observations.csv") == csv);
   CHECK(slurp(again / "rounds.csv") == slurp(dir / "rounds.csv"));
-  CHECK(slurp(again / "config.resolved.toml") == slurp(dir / "config.resolved.toml"));
+  auto uncommented = [](const fs::path& f) {
+    std::istringstream in(slurp(f));
+    std::string line, out;
+    while (std::getline(in, line))
+      if (line.rfind("#", 0) != 0) out += line + "\n";
+    return out;
+  };
+  CHECK(uncommented(again / "config.resolved.toml") == uncommented(dir / "config.resolved.toml"));
   auto s2 = nlohmann::json::parse(slurp(again / "summary.json"));
   auto s1 = summary;
-  s1.erase("wall_time_s");
-  s2.erase("wall_time_s");
+  for (auto* s : {&s1, &s2}) {
+    s->erase("wall_time_s");
+    s->erase("source");
+  }
   CHECK(s1 == s2);
+
+  // Run into its own folder, the printed command replaces the run with the same one.
+  const auto same = run_fedsim("run " + (dir / "config.resolved.toml").string() +
+                               " --driver loop --quiet --out " + dir.string());
+  INFO(same.output);
+  CHECK(same.exit_code == 0);
+  CHECK(slurp(dir / "observations.csv") == csv);
 }
 
 TEST_CASE("fedsim reference rejects bad arguments with one line and exit code 2", "[cli]") {

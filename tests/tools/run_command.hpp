@@ -13,9 +13,16 @@ struct CommandResult {
   std::string output;  ///< stdout and stderr together
 };
 
+/// The fedsim binary under test: FEDSIM_TEST_BINARY (CI points it at the sanitizer build's),
+/// else the one built with these tests.
+inline std::string fedsim_binary() {
+  const char* env = std::getenv("FEDSIM_TEST_BINARY");
+  return env && *env ? env : FEDSIM_BINARY;
+}
+
 /// Runs `fedsim ARGS` through the shell, capturing both output streams.
 inline CommandResult run_fedsim(const std::string& args) {
-  const std::string command = std::string(FEDSIM_BINARY) + " " + args + " 2>&1";
+  const std::string command = fedsim_binary() + " " + args + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return {-1, "popen failed"};
   std::string out;

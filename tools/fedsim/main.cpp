@@ -1,19 +1,39 @@
-// The `fedsim` command line. Exit codes: 0 success, 2 bad arguments, 1 anything else.
+// The `fedsim` command line. Exit codes: 0 success; 2 a usage error (a bad argument, option
+// value, scenario file or output folder: "fedsim: error: ..."); 1 a run that failed
+// ("fedsim: failed: ...") or an internal error, a bug ("fedsim: internal error: ...").
+// Every message is one line: what it echoes is escaped and cut (scenarios/echo.hpp).
 #include <exception>
 #include <iostream>
+#include <new>
+#include <stdexcept>
+#include <string>
 
+#include "scenarios/echo.hpp"
+#include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/run_folder.hpp"
+#include "tools/fedsim/version.hpp"
+
+namespace {
+
+int report(const char* kind, const std::string& what, int code) {
+  std::cerr << "fedsim: " << kind << ": " << fedsim::scenario::one_line(what) << "\n";
+  return code;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"fedsim: federated Bayesian optimisation and X-armed bandits, simulated"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "fedsim 0.1.0");
+  app.set_version_flag("--version", std::string("fedsim ") + fedsim::cli::fedsim_version());
   fedsim::cli::add_run_command(app);
   fedsim::cli::add_privacy_command(app);
   fedsim::cli::add_reference_command(app);
   fedsim::cli::add_sweep_command(app);
   fedsim::cli::add_plot_command(app);
   fedsim::cli::add_xarmed_command(app);
+  fedsim::cli::set_command_line(fedsim::cli::command_line(argc, argv));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -23,17 +43,19 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "fedsim: error: " << e.what() << "\n";
-    return 2;
+    return report("error", e.what(), 2);
   } catch (const fedsim::cli::UsageError& e) {
-    std::cerr << "fedsim: error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "fedsim: error: " << e.what() << "\n";
-    return 2;
+    return report("error", e.what(), 2);
+  } catch (const fedsim::scenario::ScenarioError& e) {
+    return report("error", e.what(), 2);
+  } catch (const std::logic_error& e) {  // a broken invariant: a bug, not the user's input
+    return report("internal error", e.what(), 1);
+  } catch (const std::bad_alloc& e) {
+    return report("internal error", std::string("out of memory (") + e.what() + ")", 1);
   } catch (const std::exception& e) {
-    std::cerr << "fedsim: failed: " << e.what() << "\n";
-    return 1;
+    return report("failed", e.what(), 1);
+  } catch (...) {
+    return report("internal error", "unknown exception", 1);
   }
   return 0;
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "scenarios/echo.hpp"
 #include "tools/fedsim/commands.hpp"
 
 extern char** environ;
@@ -75,6 +76,12 @@ void plot(const PlotOptions& o) {
   const std::string out = !o.out.empty() ? o.out
                           : o.dirs.size() == 1 ? (fs::path(o.dirs.front()) / "plots").string()
                                                : "out/plots";
+  // The script would die with a traceback on a file in the way; say it in one line.
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec || !fs::is_directory(out))
+    throw UsageError("--out " + scenario::quote(out) + ": cannot create the folder (" +
+                     (ec ? ec.message() : std::string("a file is in the way")) + ")");
   // Debian's interpreter, not `python3` from PATH: a pyenv shim there does not see
   // Debian's matplotlib.
   const char* python = std::getenv("FEDSIM_PYTHON");

@@ -36,7 +36,7 @@ std::string format(const char* fmt, double x) {
 // Two decimals like the paper, but keep small values readable.
 std::string format_epsilon(double eps) {
   if (std::isinf(eps)) return "inf";
-  return format(eps >= 0.1 || eps == 0.0 ? "%.2f" : "%.3g", eps);
+  return format((eps >= 0.1 && eps < 1e6) || eps == 0.0 ? "%.2f" : "%.3g", eps);
 }
 
 dp::Discretisation discretisation_from_string(const std::string& name) {

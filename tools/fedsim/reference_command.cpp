@@ -1,6 +1,6 @@
 // `fedsim reference`: an alias of `fedsim run SCENARIO --driver loop`. It writes the scenario
-// its options stand for (OUT/scenario.toml), prints the equivalent `fedsim run` command on
-// stderr, and runs it: the same files and summary.json as that command.
+// its options stand for (OUT/config.resolved.toml, which `fedsim run` accepts back), prints the
+// equivalent `fedsim run` command on stderr, and runs it: the same files as that command.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +10,7 @@
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/loop_driver.hpp"
 #include "tools/fedsim/run_outputs.hpp"
+#include "tools/fedsim/seed_option.hpp"
 
 namespace fedsim::cli {
 namespace {
@@ -58,19 +59,14 @@ void run(ReferenceOptions& o) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  // An alias: the scenario file it stands for, and the command that runs it.
+  // An alias: the scenario it stands for is the run's config.resolved.toml (which `fedsim run`
+  // accepts back), and the command that runs it.
   const std::filesystem::path dir(o.out);
-  std::filesystem::create_directories(dir);
-  const std::filesystem::path file = dir / "scenario.toml";
-  {
-    std::ofstream out(file);
-    out << scenario::to_toml(config);
-    if (!out) throw std::runtime_error("cannot write " + file.string());
-  }
+  write_resolved_config(dir, config);
+  const std::filesystem::path file = dir / "config.resolved.toml";
   std::fprintf(stderr, "fedsim reference is an alias of: fedsim run %s --driver loop --out %s\n",
                file.string().c_str(), dir.string().c_str());
   config = scenario::load_scenario_file(file.string(), {}).config;
-  write_resolved_config(dir, config);
   const actors::RunResult r = run_loop(config, dir);
   write_summary(dir, config, r, Driver::loop);
 
@@ -91,7 +87,7 @@ void add_reference_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "reference",
       "Alias of `fedsim run SCENARIO --driver loop` (the plain synchronous loop on the synthetic "
-      "objective): writes OUT/scenario.toml and prints the equivalent command");
+      "objective): writes OUT/config.resolved.toml and prints the equivalent command");
   cmd->add_option("--algorithm", o->algorithm, "ts | fts | fts-de | dp-fts | dp-fts-de")
       ->capture_default_str();
   cmd->add_option("--agents", c.agents, "number of agents N")->capture_default_str();
@@ -132,9 +128,11 @@ void add_reference_command(CLI::App& app) {
   cmd->add_option("--accountant", c.accountant, "moments | moments-paper | tight")->capture_default_str();
   cmd->add_option("--delta", c.delta, "delta for eps (default 1/N^1.1)");
   cmd->add_option("--seed", c.seed, "run seed (objective, features, all draws)")
+      ->check(seed_check(~0ULL))
       ->capture_default_str();
   cmd->add_option("--objective-seed", c.objective.seed,
                   "seed of the objective functions only (0: the run seed)")
+      ->check(seed_check(~0ULL))
       ->capture_default_str();
   cmd->add_option("--out", o->out, "output folder")->capture_default_str();
   cmd->callback([o] { run(*o); });

@@ -6,6 +6,8 @@
 #include <string>
 
 #include "scenarios/loader.hpp"
+#include "tools/fedsim/run_folder.hpp"
+#include "tools/fedsim/version.hpp"
 
 namespace fedsim::cli {
 
@@ -19,7 +21,8 @@ nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::R
           {"driver", to_string(driver)},
           {"source", c.source_file},
           {"seed", c.seed},
-          {"version", "0.1.0"},
+          {"version", fedsim_version()},
+          {"config_hash", config_hash(c)},
           {"algorithm", algorithm},
           {"policy", scenario::name_of(c.policy.kind)},
           {"epsilon", is_private ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)},

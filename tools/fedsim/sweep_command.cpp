@@ -28,6 +28,8 @@
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/loop_driver.hpp"
+#include "tools/fedsim/run_folder.hpp"
+#include "tools/fedsim/seed_option.hpp"
 #include "tools/fedsim/run_outputs.hpp"
 
 namespace fedsim::cli {
@@ -186,32 +188,16 @@ std::vector<SweepRun> plan_runs(const SweepOptions& o, const std::vector<GridAxi
   return runs;
 }
 
-/// The resolved configuration without its comment lines (which name the file it came from).
-std::string config_body(const std::string& toml) {
-  std::istringstream in(toml);
-  std::string line, body;
-  while (std::getline(in, line))
-    if (line.empty() || line[0] != '#') body += line + "\n";
-  return body;
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 enum class RunState { complete, missing, changed };
 
-/// Complete: summary.json (written last) is there and the run was made with this
-/// configuration; a folder from a sweep with other settings is run again.
+/// Complete: summary.json (moved in last) is there, records this configuration's hash and was
+/// made by this driver; a folder from a sweep with other settings or the other driver, or from
+/// an older fedsim, is run again.
 RunState run_state(const fs::path& dir, const scenario::ScenarioConfig& config, Driver driver) {
   const auto summary = read_summary(dir);
   if (!summary) return RunState::missing;
-  if (summary->value("driver", "actors") != to_string(driver)) return RunState::changed;
-  if (config_body(read_file(dir / "config.resolved.toml")) != config_body(scenario::to_toml(config)))
-    return RunState::changed;
+  if (summary->value("config_hash", std::string()) != config_hash(config)) return RunState::changed;
+  if (summary->value("driver", std::string()) != to_string(driver)) return RunState::changed;
   return RunState::complete;
 }
 
@@ -247,13 +233,15 @@ std::vector<std::string> execute(const std::vector<SweepRun>& runs, const std::v
       const fs::path dir = root / run.folder;
       const auto start = std::chrono::steady_clock::now();
       try {
-        fs::remove(dir / "summary.json");  // a stale summary must not outlive a failed rerun
-        write_resolved_config(dir, run.config);
+        // Written aside and moved in when complete: a failed rerun leaves the old run whole.
+        StagingFolder staging(dir);
+        write_resolved_config(staging.path(), run.config);
         actors::RunOptions options;
-        options.out_dir = dir.string();
+        options.out_dir = staging.path().string();
         options.threads = threads;
         const actors::RunResult result = run_with_driver(run.config, options, driver);
-        write_summary(dir, run.config, result, driver);
+        write_summary(staging.path(), run.config, result, driver);
+        staging.publish();
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         char buf[64];
         std::snprintf(buf, sizeof buf, "done in %.2fs", s);
@@ -278,6 +266,8 @@ struct RunMetrics {
       virtual_time, wall_time;
 };
 
+/// A number of summary.json, NaN (an empty cell) for null: JSON writes an infinite or NaN
+/// double as null, e.g. the virtual time of a run that never released its last round.
 double number_or_nan(const nlohmann::json& v) {
   return v.is_number() ? v.get<double>() : std::nan("");
 }
@@ -295,10 +285,10 @@ RunMetrics metrics_of(const nlohmann::json& s) {
           number_or_nan(s.value("average_cumulative_regret_per_client", none)),
           number_or_nan(s.at("epsilon")),
           number_or_nan(s.at("delta")),
-          s.at("messages").at("sent").get<double>(),
-          s.at("messages").at("dropped").get<double>(),
-          s.at("virtual_time").get<double>(),
-          s.at("wall_time_s").get<double>()};
+          number_or_nan(s.at("messages").at("sent")),
+          number_or_nan(s.at("messages").at("dropped")),
+          number_or_nan(s.at("virtual_time")),  // null when infinite (JSON has no inf)
+          number_or_nan(s.at("wall_time_s"))};
 }
 
 /// A double as pandas reads it back exactly (shortest round trip); empty for NaN.
@@ -403,7 +393,6 @@ void sweep(const SweepOptions& o) {
     for (int s = 1; s <= o.seeds; ++s) seeds.push_back(s);
   }
   for (std::size_t i = 0; i < seeds.size(); ++i) {
-    if (seeds[i] < 0) throw UsageError("--seed-list: seeds must be >= 0, got " + std::to_string(seeds[i]));
     if (std::find(seeds.begin(), seeds.begin() + i, seeds[i]) != seeds.begin() + i)
       throw UsageError("--seed-list: seed " + std::to_string(seeds[i]) + " given twice");
   }
@@ -420,7 +409,7 @@ void sweep(const SweepOptions& o) {
   const Driver driver = parse_driver(o.driver);
   for (const SweepRun& run : runs) check_driver(run.config, driver);
   const fs::path root = o.out.empty() ? "out/sweep-" + runs.front().config.name : o.out;
-  fs::create_directories(root);
+  const FolderLock lock(root, current_command_line());  // creates the folder
 
   Progress progress(runs.size(), o.quiet);
   std::vector<std::size_t> todo;
@@ -466,6 +455,7 @@ void add_sweep_command(CLI::App& app) {
                     ->capture_default_str();
   cmd->add_option("--seed-list", o->seed_list, "explicit seeds instead of --seeds: 3,5,9")
       ->delimiter(',')
+      ->check(seed_check(9223372036854775807ULL))
       ->allow_extra_args(false)
       ->excludes(seeds);
   cmd->add_option("--jobs", o->jobs, "runs in parallel (worker threads)")->capture_default_str();

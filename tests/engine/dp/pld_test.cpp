@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "engine/dp/analytic_gaussian.hpp"
@@ -211,4 +212,29 @@ TEST_CASE("tight accountant is finite and below the moments accountant at the ex
   PldAccountant a;
   a.add_gaussian(50.0, 100000);
   CHECK(a.epsilon(1e-5) == Approx(gaussian_epsilon(1e-5, 50.0 / std::sqrt(1e5))).margin(1e-4));
+}
+
+TEST_CASE("tight accountant at the extremes: no noise is +inf, huge noise 0, huge T finite or inf",
+          "[dp][pld][edge]") {
+  // q = 0.25 > delta with no noise: a chosen member is seen outright, epsilon is infinite.
+  PldAccountant none;
+  none.add_subsampled_gaussian(0.25, 1e-160, 5);
+  CHECK(none.epsilon(0.1) == INFINITY);
+  // z^2 overflowed to inf and every loss became NaN, reported as +inf; the loss is ~0.
+  for (double z : {1e200, std::numeric_limits<double>::max()})
+    for (double q : {1e-300, 0.25, 1.0}) {
+      INFO("q = " << q << ", z = " << z);
+      PldAccountant a;
+      a.add_subsampled_gaussian(q, z, 5);
+      const double e = a.epsilon(1e-5);
+      CHECK(e >= 0.0);
+      CHECK(e < 1e-3);
+    }
+  // Step counts whose products with the grid offsets overflow a long.
+  PldAccountant a;
+  a.add_subsampled_gaussian(0.5, 1.0, std::numeric_limits<long>::max());
+  a.add_subsampled_gaussian(0.5, 1.0, std::numeric_limits<long>::max());
+  const double e = a.epsilon(1e-5);
+  CHECK_FALSE(std::isnan(e));
+  CHECK(e >= 0.0);
 }
