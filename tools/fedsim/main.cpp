@@ -1,4 +1,5 @@
-// The `fedsim` command line. Exit codes: 0 success, 2 bad arguments, 1 anything else.
+// The `fedsim` command line. Exit codes: 0 success, 2 bad arguments, 3 a run that could not
+// complete (its outputs are written), 1 anything else.
 #include <exception>
 #include <iostream>
 
@@ -28,6 +29,9 @@ int main(int argc, char** argv) {
   } catch (const fedsim::cli::UsageError& e) {
     std::cerr << "fedsim: error: " << e.what() << "\n";
     return 2;
+  } catch (const fedsim::cli::IncompleteRun& e) {
+    std::cerr << "fedsim: run did not complete: " << e.what() << "\n";
+    return 3;
   } catch (const std::invalid_argument& e) {
     std::cerr << "fedsim: error: " << e.what() << "\n";
     return 2;
