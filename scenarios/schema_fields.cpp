@@ -607,7 +607,8 @@ const Table<PolicyConfig>& policy_table() {
       {value("kind", &PolicyConfig::kind, one_of<Policy>(),
              "sync: wait for every live agent; deadline: aggregate what arrived by the deadline; "
              "quorum: the first K, with a deadline fallback; async: aggregate every K arrivals "
-             "or every period")
+             "or every period; fedbuff: aggregate every buffer_size reports, weighted "
+             "1/sqrt(1 + staleness)")
            .also([](const PolicyConfig& p, const std::string& key, Context& ctx) {
              // A phase closes on every live client's node means; a quorum or stale reports
              // would bias the elimination, which assumes each node's mean covers all M clients.
@@ -686,7 +687,10 @@ const Table<PolicyConfig>& policy_table() {
                         ? ""
                         : "used by policy.staleness = polynomial, not " +
                               name_of(c.policy.staleness);
-           })}};
+           }),
+       value("buffer_size", &PolicyConfig::buffer_size, at_least(1),
+             "fedbuff: K, the reports buffered (several per agent) per aggregation")
+           .when(policy_is({Policy::fedbuff}))}};
   return t;
 }
 

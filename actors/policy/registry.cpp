@@ -9,6 +9,7 @@ std::unique_ptr<RoundPolicy> make_sync(const scenario::PolicyConfig&);
 std::unique_ptr<RoundPolicy> make_deadline(const scenario::PolicyConfig&);
 std::unique_ptr<RoundPolicy> make_quorum(const scenario::PolicyConfig&);
 std::unique_ptr<RoundPolicy> make_async(const scenario::PolicyConfig&);
+std::unique_ptr<RoundPolicy> make_fedbuff(const scenario::PolicyConfig&);
 
 const std::vector<Entry>& registered() {
   using K = scenario::PolicyConfig::Kind;
@@ -17,6 +18,7 @@ const std::vector<Entry>& registered() {
       {K::deadline, "deadline", make_deadline},
       {K::quorum, "quorum", make_quorum},
       {K::async, "async", make_async},
+      {K::fedbuff, "fedbuff", make_fedbuff},
   };
   return entries;
 }

@@ -28,7 +28,7 @@ Tally tally(int agents, int expected, int contributors, bool all, int arrivals =
 }  // namespace
 
 TEST_CASE("round policies: the registry names each kind once and selects it", "[policy]") {
-  CHECK(names() == "sync, deadline, quorum, async");
+  CHECK(names() == "sync, deadline, quorum, async, fedbuff");
   CHECK(names(Family::xarmed) == "sync, deadline");
   for (const Entry& e : registered()) {
     INFO(e.name);
