@@ -103,17 +103,17 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
 
 /// Each agent's kept reports, weighted by the policy's staleness weight and summed (one
 /// vector per agent: DE's aggregate is linear in it); too stale ones are dropped and counted.
-/// Size 0: nothing from that agent.
+/// Size 0: nothing from that agent. Moves from the kept reports.
 std::vector<Eigen::VectorXd> weighted_vectors(ServerState& s) {
   std::vector<Eigen::VectorXd> out(num_agents(s));
   for (int n = 0; n < num_agents(s); ++n)
-    for (const KeptReport& k : s.kept[n]) {
+    for (KeptReport& k : s.kept[n]) {  // used up: finish_round clears them
       const std::optional<double> w = s.policy->weight(s.round - k.round);
       if (!w) {
         ++s.dropped;
         continue;
       }
-      if (out[n].size() == 0) out[n] = *w == 1.0 ? k.omega : Eigen::VectorXd(k.omega * *w);
+      if (out[n].size() == 0) out[n] = *w == 1.0 ? std::move(k.omega) : Eigen::VectorXd(k.omega * *w);
       else out[n] += *w * k.omega;
     }
   return out;
