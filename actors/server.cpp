@@ -290,8 +290,8 @@ std::string unfinished_reason(const ServerState& s) {
            " agent(s) never reported it, were never presumed dead and no timeout or deadline "
            "was pending (an infinite timeout or deadline without crash detection)";
   if (!s.learner_progressed)
-    return "no agent got past its initial design (no report after round 0 and no agent "
-           "finished reached the server)";
+    return "no progress past the initial design reached the server (no report after round "
+           "0 and no agent finished)";
   return "";
 }
 
