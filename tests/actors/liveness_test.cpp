@@ -18,7 +18,6 @@ using namespace fedsim::actors;
 namespace {
 
 const fs::path scenarios = FEDSIM_SCENARIO_DIR;
-constexpr double inf = std::numeric_limits<double>::infinity();
 
 RunResult run(const scenario::ScenarioConfig& c, const std::string& name) {
   RunOptions opt;
@@ -93,10 +92,9 @@ TEST_CASE("quorum: slow agents presumed dead while the others finish are not str
 
 TEST_CASE("async: a periodic server whose agents all crashed goes idle and the run ends",
           "[actors][liveness]") {
-  auto c = tiny({"policy.kind=async", "policy.async_period=0.5",
-                 "world.network.compute=1.0"});
-  c.world.network.crashes.push_back({{}, 1.0, 0.0, inf, true});
-  c.finalize();
+  const auto c = tiny({"policy.kind=async", "policy.async_period=0.5",
+                       "world.network.compute=1.0",
+                       "world.network.crashes=[{fraction=1.0,time=0.0,recover=inf}]"});
   const RunResult r = run(c, "async-all-crashed");  // returns: no endless empty periods
   CHECK_FALSE(r.completed);
   CHECK(r.reason.find("no progress past the initial design reached the server") != std::string::npos);
