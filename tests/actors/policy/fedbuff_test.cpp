@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "actors/federation.hpp"
+#include "actors/integrity.hpp"
 #include "actors/policy/registry.hpp"
 #include "actors/recorder.hpp"
 #include "actors/server.hpp"
@@ -70,7 +71,9 @@ TEST_CASE("fedbuff: the server aggregates every K arrivals, summing an agent's w
         .receive([](caf::ok_atom) {}, [](caf::error&) { FAIL("the server failed"); });
   };
   auto send_report = [&](std::int32_t round, node_id agent, std::vector<double> omega, double t) {
-    deliver(caf::make_message(report{round, agent, std::move(omega)}), t);
+    report r{round, agent, std::move(omega)};
+    seal(r);  // as an agent does: the server rejects a report that is not intact
+    deliver(caf::make_message(std::move(r)), t);
   };
   // The broadcasts the server sent since the last call (one per agent per aggregation).
   auto broadcasts = [&] {
