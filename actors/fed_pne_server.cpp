@@ -7,27 +7,14 @@
 
 #include "actors/integrity.hpp"
 #include "actors/logging.hpp"
+#include "actors/policy/registry.hpp"
 
 namespace fedsim::actors {
 namespace {
 
 using self_ptr = caf::stateful_actor<FedPneServerState>*;
-using Policy = scenario::PolicyConfig::Kind;
-
-int num_clients(const FedPneServerState& s) { return static_cast<int>(s.done.size()); }
-bool expected(const FedPneServerState& s, int m) { return !s.done[m] && !s.presumed_dead[m]; }
-
-int count_expected(const FedPneServerState& s) {
-  int k = 0;
-  for (int m = 0; m < num_clients(s); ++m) k += expected(s, m);
-  return k;
-}
-
-bool all_expected_reported(const FedPneServerState& s) {
-  for (int m = 0; m < num_clients(s); ++m)
-    if (expected(s, m) && !s.reported[m]) return false;
-  return true;
-}
+int num_clients(const FedPneServerState& s) { return s.members->size(); }
+Membership& members(FedPneServerState& s) { return *s.members; }
 
 void send_to(self_ptr self, node_id to, caf::message payload, double delay = 0.0,
              std::uint64_t bytes = 0) {
@@ -45,11 +32,9 @@ void log_event(self_ptr self, const char* kind, const phase_report& r, const cha
 /// Arms the phase's timeout or deadline (per pull of the phase) while anyone is expected.
 void arm_timer(self_ptr self) {
   auto& s = self->state;
-  if (!s.open || s.timer_armed || count_expected(s) == 0) return;
+  if (!s.open || s.timer_armed || members(s).expected_count() == 0) return;
   const auto& b = s.server->broadcast();
-  const double per_pull = s.policy.kind == Policy::sync ? s.policy.round_timeout
-                                                         : s.policy.deadline;
-  const double wait = per_pull * static_cast<double>(b.length());
+  const double wait = s.policy->round_wait() * static_cast<double>(b.length());
   if (!(wait > 0.0) || !std::isfinite(wait)) return;
   s.timer_armed = true;
   send_to(self, server_node, caf::make_message(timer{0, static_cast<std::int32_t>(b.phase), 0}),
@@ -65,7 +50,7 @@ void send_phase(self_ptr self, bool missing_only) {
       caf::make_message(phase_message{b.phase, b.depth, b.indices, b.pulls_per_node});
   const std::uint64_t bytes = b.indices.size() * sizeof(std::uint64_t) + 24;
   for (int c = 0; c < num_clients(s); ++c)
-    if (!missing_only || (expected(s, c) && !s.reported[c]))
+    if (!missing_only || (members(s).expected(c) && !members(s).contributed(c)))
       send_to(self, static_cast<node_id>(c), m, 0.0, bytes);
 }
 
@@ -75,26 +60,22 @@ void broadcast_phase(self_ptr self) {
   s.open = true;
   s.timer_armed = false;
   s.late = s.rejected = 0;
-  std::fill(s.reported.begin(), s.reported.end(), 0);
+  for (int c = 0; c < num_clients(s); ++c) members(s).set_contributed(c, false);
   arm_timer(self);
 }
 
+/// Counts the phase's misses (membership.hpp).
 void note_misses(FedPneServerState& s) {
-  for (int m = 0; m < num_clients(s); ++m) {
-    if (s.reported[m]) {
-      s.missed[m] = 0;
-    } else if (expected(s, m) && ++s.missed[m] >= s.policy.dead_after_missed) {
-      s.presumed_dead[m] = 1;
-      logger("server")->info("t={:.3f} phase {}: client {} presumed dead", s.now,
-                             s.server->broadcast().phase, m);
-    }
-  }
+  for (int m : members(s).close_round())
+    logger("server")->info("t={:.3f} phase {}: client {} presumed dead", s.now,
+                           s.server->broadcast().phase, m);
 }
 
 void close_phase(self_ptr self) {
   auto& s = self->state;
-  const int alive = count_expected(s);
+  const int alive = members(s).expected_count();
   note_misses(s);
+  ++s.phases_closed;
   const auto& b = s.server->broadcast();
   phase_event e;
   e.phase = b.phase;
@@ -119,8 +100,22 @@ void close_phase(self_ptr self) {
 void check_complete(self_ptr self) {
   auto& s = self->state;
   if (!s.open) return;
-  if (count_expected(s) == 0 && s.server->reports_received() == 0) return;  // idle
-  if (all_expected_reported(s) && s.server->reports_received() > 0) close_phase(self);
+  if (members(s).expected_count() == 0 && s.server->reports_received() == 0) return;  // idle
+  if (members(s).all_expected_contributed() && s.server->reports_received() > 0)
+    close_phase(self);
+}
+
+/// Why the run could not finish, read once the network is idle ("" if nothing stopped it).
+std::string unfinished_reason(const FedPneServerState& s) {
+  const Membership& m = s.members.value();
+  if (s.open && !s.stopped && m.expected_missing() > 0)
+    return "phase " + std::to_string(s.server->broadcast().phase) + " never closed: " +
+           std::to_string(m.expected_missing()) +
+           " client(s) never reported it, were never presumed dead and no timeout or deadline "
+           "was pending (an infinite timeout or deadline without crash detection)";
+  if (s.phases_closed == 0 && m.done_count() == 0)
+    return "no phase ever closed and no client finished";
+  return "";
 }
 
 template <class Body>
@@ -138,13 +133,10 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
   fail_loudly(self, "server");
   auto& s = self->state;
   s.shared = std::move(shared);
-  s.policy = policy;
+  s.policy = policy::make_round_policy(policy);
   const int M = s.shared->problem->clients();
   s.server.emplace(*s.shared->tree, s.shared->config.params, M, s.shared->config.budget);
-  s.done.assign(M, 0);
-  s.presumed_dead.assign(M, 0);
-  s.reported.assign(M, 0);
-  s.missed.assign(M, 0);
+  s.members.emplace(M, policy.dead_after_missed);
   return {
       [self](const kickoff&, virtual_time vt) {
         return handle(self, vt.seconds, [self] { broadcast_phase(self); });
@@ -172,9 +164,8 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
           if (r.client >= 0 && r.client < num_clients(s)) {
             // It is alive after all: its count of missed phases starts again (else the next
             // timeout would presume it dead at once and skip it when resending the phase).
-            s.presumed_dead[r.client] = 0;
-            s.missed[r.client] = 0;
-            if (status == xarmed::ReportStatus::accepted) s.reported[r.client] = 1;
+            members(s).heard_from(r.client);
+            if (status == xarmed::ReportStatus::accepted) members(s).set_contributed(r.client, true);
           }
           arm_timer(self);
           check_complete(self);
@@ -200,11 +191,9 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
       [self](const agent_done& d, virtual_time vt) {
         return handle(self, vt.seconds, [self, d] {
           auto& s = self->state;
-          if (d.agent < s.done.size()) s.done[d.agent] = 1;
-          if (count_expected(s) == 0 && s.server->reports_received() == 0) {
-            bool all_done = true;
-            for (char x : s.done) all_done = all_done && x;
-            if (all_done) s.stopped = true;
+          if (members(s).valid(d.agent)) members(s).mark_done(static_cast<int>(d.agent));
+          if (members(s).expected_count() == 0 && s.server->reports_received() == 0) {
+            if (members(s).done_count() == num_clients(s)) s.stopped = true;
             return;
           }
           check_complete(self);
@@ -213,11 +202,12 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
       [self](const membership_notice& m, virtual_time vt) {
         return handle(self, vt.seconds, [self, m] {
           auto& s = self->state;
-          if (m.agent < s.presumed_dead.size()) s.presumed_dead[m.agent] = m.alive ? 0 : 1;
+          if (members(s).valid(m.agent)) members(s).notice(static_cast<int>(m.agent), m.alive);
           arm_timer(self);
           check_complete(self);
         });
       },
+      [self](caf::get_atom) { return unfinished_reason(self->state); },
   };
 }
 

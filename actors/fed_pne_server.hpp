@@ -9,12 +9,14 @@
 ///             elimination is unaffected (a constant shifts every node's mean alike), but with
 ///             heterogeneous clients such as SEIR regions the global mean is biased toward the
 ///             fast clients' objectives.
-/// As in the FBO server, a client missing dead_after_missed phases in a row is presumed dead
-/// until it reports again, and a crash notice removes it at once. When a phase's timer fires
+/// The membership (done, missed phases, presumed dead, revived by a late report) is the FBO
+/// server's (actors/membership.hpp), and so is the policy object (actors/policy/): its
+/// round_wait() is the phase's timer per pull. When a phase's timer fires
 /// with no report to close on, the phase is sent again to the clients still expected: a client
 /// that lost its copy otherwise waits for the next phase, and the last phase (cut by the
 /// budget, never reported) has none. Malformed reports (unknown
 /// client, wrong size, non-finite, wrong pull counts) are counted, logged and never averaged.
+/// On (get_atom) it answers why the run could not finish ("" if nothing stopped it).
 #include <memory>
 #include <optional>
 #include <vector>
@@ -22,7 +24,9 @@
 #include <caf/all.hpp>
 
 #include "actors/fed_pne_client.hpp"
+#include "actors/membership.hpp"
 #include "actors/messages.hpp"
+#include "actors/policy/round_policy.hpp"
 #include "actors/run_config.hpp"
 #include "engine/xarmed/fed_pne_server.hpp"
 
@@ -30,10 +34,10 @@ namespace fedsim::actors {
 
 struct FedPneServerState {
   std::shared_ptr<const FedPneShared> shared;
-  scenario::PolicyConfig policy;
+  std::unique_ptr<policy::RoundPolicy> policy;
   std::optional<xarmed::FedPneServer> server;
-  std::vector<char> done, presumed_dead, reported;
-  std::vector<int> missed;
+  std::optional<Membership> members;  ///< contributed: reported the current phase
+  int phases_closed = 0;
   bool open = false;
   bool stopped = false;
   bool timer_armed = false;

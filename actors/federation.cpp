@@ -10,6 +10,8 @@
 #include "actors/failure.hpp"
 #include "actors/fed_pne_server.hpp"
 #include "actors/logging.hpp"
+#include "actors/policy/liveness.hpp"
+#include "actors/policy/registry.hpp"
 #include "actors/server.hpp"
 
 namespace fedsim::actors {
@@ -95,6 +97,14 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
               result.agents_without_observations = without;
             },
             on_error);
+  if (failure.empty())  // the server knows whether anything kept the run from finishing
+    self->request(server, caf::infinite, caf::get_atom::value)
+        .receive(
+            [&](std::string& reason) {
+              result.completed = reason.empty();
+              result.reason = std::move(reason);
+            },
+            on_error);
   if (failure.empty() && accountant)
     self->request(accountant, caf::infinite, caf::get_atom::value)
         .receive(
@@ -165,6 +175,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
                          const RunOptions& options) {
   if (config.xarmed.hct)  // tools/fedsim/loop_driver.cpp runs it; the actors have no HCT
     throw std::invalid_argument("key 'algorithm.name': \"hct\" runs on the loop driver only");
+  for (const std::string& w : policy::liveness_warnings(config)) logger("federation")->warn("{}", w);
   if (config.xarmed.enabled) return run_fed_pne_federation(system, config, options);
   const auto start = std::chrono::steady_clock::now();
   const fbo::ReferenceConfig algo = scenario::reference_config(config);
@@ -190,7 +201,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   agent_shared->objectives = objectives;
   agent_shared->config = algo;
   agent_shared->step = algo.step_settings();
-  agent_shared->wait_for_broadcast = config.policy.kind != scenario::PolicyConfig::Kind::async;
+  agent_shared->wait_for_broadcast = policy::make_round_policy(config.policy)->agents_wait();
   agent_shared->network = network;
   agent_shared->recorder = recorder;
   agent_shared->fail_agent = fail_agent_from_environment();

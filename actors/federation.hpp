@@ -36,6 +36,10 @@ struct RunResult {
   NetworkTotals network;        ///< network.final_time: the last event (timers included)
   double last_query_time = 0.0;  ///< virtual time of the last query: when optimisation ended
   double wall_time = 0.0;      ///< seconds
+  /// false when the run ended without being able to finish (a round that never closed, no
+  /// agent past its initial design); `reason` says why (empty when completed).
+  bool completed = true;
+  std::string reason;
 };
 
 /// Registers fedsim's message types: call on the config of an actor system that will host a

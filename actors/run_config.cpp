@@ -1,5 +1,7 @@
 #include "actors/run_config.hpp"
 
+#include "actors/policy/registry.hpp"
+
 #include <cmath>
 
 namespace fedsim::scenario {
@@ -89,9 +91,13 @@ const NameTable<Distribution::Kind>& names(Distribution::Kind) {
 }
 
 const NameTable<PolicyConfig::Kind>& names(PolicyConfig::Kind) {
-  using K = PolicyConfig::Kind;
-  static const NameTable<K> t = {
-      {K::sync, "sync"}, {K::deadline, "deadline"}, {K::quorum, "quorum"}, {K::async, "async"}};
+  // The round policies' registry (actors/policy/registry.cpp) names them.
+  static const NameTable<PolicyConfig::Kind> t = [] {
+    NameTable<PolicyConfig::Kind> out;
+    for (const actors::policy::Entry& e : actors::policy::registered())
+      out.emplace_back(e.kind, e.name);
+    return out;
+  }();
   return t;
 }
 

@@ -112,7 +112,7 @@ struct WorldConfig {
 
 /// The server's round policy (DESIGN.md, "server").
 struct PolicyConfig {
-  enum class Kind { sync, deadline, quorum, async };
+  enum class Kind { sync, deadline, quorum, async, fedbuff };
   Kind kind = Kind::sync;
   int dead_after_missed = 3;       ///< sync: rounds missed before an agent is presumed dead
   double round_timeout = 10.0;     ///< sync: seconds after the broadcast before missing
@@ -125,6 +125,7 @@ struct PolicyConfig {
   int max_staleness = 5;           ///< async: older vectors (in rounds) are dropped
   enum class Staleness { constant, inverse, polynomial } staleness = Staleness::inverse;
   double staleness_exponent = 0.5; ///< polynomial: weight (1 + s)^-exponent
+  int buffer_size = 10;            ///< fedbuff: aggregate when the buffer holds K reports
 };
 
 struct PrivacyConfig {

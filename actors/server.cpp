@@ -3,6 +3,7 @@
 #include "actors/failure.hpp"
 #include "actors/integrity.hpp"
 #include "actors/logging.hpp"
+#include "actors/policy/registry.hpp"
 
 #include <cmath>
 #include <functional>
@@ -11,13 +12,13 @@ namespace fedsim::actors {
 namespace {
 
 using self_ptr = caf::stateful_actor<ServerState>*;
-using Policy = scenario::PolicyConfig::Kind;
+using policy::Verdict;
 
 constexpr std::int32_t deadline_tag = 0;
 constexpr std::int32_t period_tag = 1;
 
 int num_agents(const ServerState& s) { return s.shared->config.agents; }
-const scenario::PolicyConfig& policy(const ServerState& s) { return s.shared->policy; }
+Membership& members(ServerState& s) { return *s.members; }
 
 void send_to(self_ptr self, node_id to, caf::message payload, double delay = 0.0,
              std::uint64_t bytes = 0) {
@@ -27,7 +28,7 @@ void send_to(self_ptr self, node_id to, caf::message payload, double delay = 0.0
 void send_all(self_ptr self, const caf::message& payload, std::uint64_t bytes) {
   // One message, shared by reference for every recipient; agents that finished need none.
   for (int n = 0; n < num_agents(self->state); ++n)
-    if (!self->state.done[n]) send_to(self, static_cast<node_id>(n), payload, 0.0, bytes);
+    if (!members(self->state).done(n)) send_to(self, static_cast<node_id>(n), payload, 0.0, bytes);
 }
 
 void log_event(self_ptr self, const char* kind, const report& r, const char* reason) {
@@ -41,73 +42,37 @@ void log_reject(self_ptr self, const report& r, const char* reason) {
   log_event(self, "reject", r, reason);
 }
 
-bool expected(const ServerState& s, int n) { return !s.done[n] && !s.presumed_dead[n]; }
-bool has_vector(const ServerState& s, int n) { return s.vectors[n].size() > 0; }
-
-// Counts are kept up to date on every change, so a report costs O(1), not O(N).
-int count_expected(const ServerState& s) { return s.expected_count; }
-int count_stored(const ServerState& s) { return s.stored_count; }
-bool all_expected_reported(const ServerState& s) {
-  return s.expected_with_vector == s.expected_count;
+/// Why `r` is not a well-formed report for this server now, or nullptr if it is. Validation
+/// only: what a valid report does is the policy's decision.
+const char* invalid(const ServerState& s, const report& r) {
+  if (r.agent >= static_cast<node_id>(num_agents(s))) return "not a member";
+  if (r.round < 0 || r.round > s.round) return "unknown round";
+  if (static_cast<int>(r.omega.size()) != s.shared->config.features) return "wrong dimension";
+  const Eigen::Map<const Eigen::VectorXd> omega(r.omega.data(), r.omega.size());
+  if (!omega.allFinite()) return "not finite";
+  if (omega.norm() > max_report_norm) return "norm too large";
+  if (!intact(r)) return "corrupted";  // integrity last: the checks above name what they catch
+  return nullptr;
 }
 
-void store_vector(ServerState& s, int n, const Eigen::Ref<const Eigen::VectorXd>& v,
-                  std::int32_t round) {
-  if (!has_vector(s, n)) {
-    ++s.stored_count;
-    if (expected(s, n)) ++s.expected_with_vector;
-  }
-  s.vectors[n] = v;
-  s.vector_round[n] = round;
-}
+bool has_vector(const ServerState& s, int n) { return !s.kept[n].empty(); }
 
-void clear_vector(ServerState& s, int n) {
-  if (!has_vector(s, n)) return;
-  --s.stored_count;
-  if (expected(s, n)) --s.expected_with_vector;
-  s.vectors[n].resize(0);
-}
-
-/// Changes what the server believes of agent n, keeping the counts right.
-void set_status(ServerState& s, int n, bool done, bool presumed_dead) {
-  const bool was = expected(s, n);
-  s.done[n] = done;
-  s.presumed_dead[n] = presumed_dead;
-  const bool is = expected(s, n);
-  if (was == is) return;
-  s.expected_count += is ? 1 : -1;
-  if (has_vector(s, n)) s.expected_with_vector += is ? 1 : -1;
-}
-
-int quorum_size(const ServerState& s) {
-  const double q = policy(s).quorum;
-  return q > 1.0 ? static_cast<int>(q) : static_cast<int>(std::ceil(q * num_agents(s) - 1e-9));
-}
-
-double staleness_weight(const scenario::PolicyConfig& p, int staleness) {
-  switch (p.staleness) {
-    case scenario::PolicyConfig::Staleness::constant: return 1.0;
-    case scenario::PolicyConfig::Staleness::inverse: return 1.0 / (1.0 + staleness);
-    case scenario::PolicyConfig::Staleness::polynomial:
-      return std::pow(1.0 + staleness, -p.staleness_exponent);
-  }
-  return 1.0;
+/// Keeps r's vector for agent n: in place of what n sent before, or (buffer) beside it.
+void keep(ServerState& s, int n, const report& r, bool buffer) {
+  if (!buffer) s.kept[n].clear();
+  s.kept[n].push_back(
+      KeptReport{r.round, Eigen::Map<const Eigen::VectorXd>(r.omega.data(), r.omega.size())});
+  members(s).set_contributed(n, true);
 }
 
 void open_round(self_ptr self);
 
-/// An agent whose vector is missing when a round closes has missed it; after
-/// dead_after_missed misses in a row it is presumed dead (until it reports again), so no
-/// policy waits for a crashed agent forever and every run ends.
+/// Counts this round's misses (membership.hpp): dead_after_missed in a row presume an agent
+/// dead until it reports again, so no policy waits for a crashed agent forever.
 void note_misses(ServerState& s) {
-  for (int n = 0; n < num_agents(s); ++n) {
-    if (s.vectors[n].size() > 0) s.missed[n] = 0;
-    else if (expected(s, n) && ++s.missed[n] >= policy(s).dead_after_missed) {
-      set_status(s, n, s.done[n], true);
-      logger("server")->info("t={:.3f} round {}: agent {} presumed dead after {} missed rounds",
-                             s.now, s.round, n, s.missed[n]);
-    }
-  }
+  for (int n : members(s).close_round())
+    logger("server")->info("t={:.3f} round {}: agent {} presumed dead after {} missed rounds",
+                           s.now, s.round, n, members(s).missed(n));
 }
 
 /// Broadcasts the round's result, records it and opens the next round.
@@ -120,8 +85,7 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
   // FTS's peers (the target-agent setting) send one message, in round 0: the server expects
   // them no longer. (An agent_done of theirs could overtake their report on a slow link.)
   if (s.round == 0)
-    for (int n = s.shared->config.learners(); n < num_agents(s); ++n)
-      set_status(s, n, true, s.presumed_dead[n]);
+    for (int n = s.shared->config.learners(); n < num_agents(s); ++n) members(s).mark_done(n);
   send_all(self, caf::make_message(std::move(b)), bytes);
   logger("server")->debug("t={:.3f} round {}: {} vectors, {} selected, {} late, {} rejected, eps {:.3f}",
                           s.now, s.round, participants, selected, s.late, s.rejected, epsilon);
@@ -129,9 +93,30 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
              round_event{s.round, s.now, participants, selected, s.late, s.dropped, s.rejected + stats.rejected,
                          stats.clipped, alive, stats.noise_std, epsilon, s.releasing,
                          std::sqrt(norm2)});
-  for (int n = 0; n < num_agents(s); ++n) clear_vector(s, n);
+  for (int n = 0; n < num_agents(s); ++n) {
+    s.kept[n].clear();
+    members(s).set_contributed(n, false);
+  }
   ++s.round;
   open_round(self);
+}
+
+/// Each agent's kept reports, weighted by the policy's staleness weight and summed (one
+/// vector per agent: DE's aggregate is linear in it); too stale ones are dropped and counted.
+/// Size 0: nothing from that agent. Moves from the kept reports.
+std::vector<Eigen::VectorXd> weighted_vectors(ServerState& s) {
+  std::vector<Eigen::VectorXd> out(num_agents(s));
+  for (int n = 0; n < num_agents(s); ++n)
+    for (KeptReport& k : s.kept[n]) {  // used up: finish_round clears them
+      const std::optional<double> w = s.policy->weight(s.round - k.round);
+      if (!w) {
+        ++s.dropped;
+        continue;
+      }
+      if (out[n].size() == 0) out[n] = *w == 1.0 ? std::move(k.omega) : Eigen::VectorXd(k.omega * *w);
+      else out[n] += *w * k.omega;
+    }
+  return out;
 }
 
 /// Closes the current round: aggregates (charging the accountant first for a private
@@ -142,24 +127,14 @@ void close_round(self_ptr self, std::function<void()> done) {
   const int N = num_agents(s);
   s.open = false;
   s.arrivals = 0;
-  const int alive = count_expected(s);
+  const int alive = members(s).expected_count();
   note_misses(s);
-  if (policy(s).kind == Policy::async)
-    for (int n = 0; n < N; ++n) {
-      if (s.vectors[n].size() == 0) continue;
-      const int staleness = s.round - s.vector_round[n];
-      if (staleness > policy(s).max_staleness) {
-        clear_vector(s, n);
-        ++s.dropped;
-      } else {
-        s.vectors[n] *= staleness_weight(policy(s), staleness);
-      }
-    }
+  auto vectors = std::make_shared<const std::vector<Eigen::VectorXd>>(weighted_vectors(s));
   std::vector<const Eigen::VectorXd*> inbox(N, nullptr);
   int participants = 0;
   for (int n = 0; n < N; ++n)
-    if (s.vectors[n].size() > 0) {
-      inbox[n] = &s.vectors[n];
+    if ((*vectors)[n].size() > 0) {
+      inbox[n] = &(*vectors)[n];
       ++participants;
     }
 
@@ -179,7 +154,7 @@ void close_round(self_ptr self, std::function<void()> done) {
     return done();
   }
 
-  auto release = [self, inbox, participants, alive](broadcast b, double epsilon) {
+  auto release = [self, vectors, inbox, participants, alive](broadcast b, double epsilon) {
     auto& s = self->state;
     RandomStream rng(s.shared->config.seed, "server.round", s.round);
     fbo::RoundStats stats;
@@ -219,39 +194,33 @@ void close_round(self_ptr self, std::function<void()> done) {
           });
 }
 
-/// Closes the round if the policy says it is complete; stops when nobody is left.
+/// Closes the round if the policy says it is complete. With nobody expected and nothing kept
+/// the server stops once every agent is done, and otherwise idles (every agent left is
+/// presumed dead; a report from one revives it).
 void check_complete(self_ptr self, std::function<void()> done) {
   auto& s = self->state;
   if (!s.open) return done();
-  const int expected_now = count_expected(s), stored = count_stored(s);
-  if (expected_now == 0 && stored == 0) {
-    s.open = false;
-    s.stopped = true;
+  const Membership& m = members(s);
+  if (m.expected_count() == 0 && m.contributors() == 0) {
+    if (m.done_count() == num_agents(s)) {
+      s.open = false;
+      s.stopped = true;
+    }
     return done();
   }
-  bool complete = false;
-  switch (policy(s).kind) {
-    case Policy::sync:
-    case Policy::deadline: complete = all_expected_reported(s); break;
-    case Policy::quorum: complete = stored >= quorum_size(s) || all_expected_reported(s); break;
-    case Policy::async:
-      complete = (policy(s).async_every > 0 && s.arrivals >= policy(s).async_every) ||
-                 (expected_now == 0 && stored > 0);
-      break;
-  }
-  if (complete) return close_round(self, std::move(done));
+  const policy::Tally t{num_agents(s), m.expected_count(), m.contributors(),
+                        m.all_expected_contributed(), s.arrivals};
+  if (s.policy->complete(t)) return close_round(self, std::move(done));
   done();
 }
 
-/// Arms the current round's timeout (sync) or deadline (deadline, quorum) once. With nobody
-/// expected (every agent done or presumed dead) it stays unarmed so an idle server lets the
-/// run end; a report from a revived agent arms it.
+/// Arms the current round's timeout or deadline once. With nobody expected (every agent done
+/// or presumed dead) it stays unarmed so an idle server lets the run end; a report from a
+/// revived agent arms it.
 void arm_round_timer(self_ptr self) {
   auto& s = self->state;
-  if (!s.open || s.round_timer_armed || count_expected(s) == 0) return;
-  const auto& p = policy(s);
-  double wait = p.kind == Policy::sync ? p.round_timeout
-                : p.kind == Policy::async ? 0.0 : p.deadline;
+  if (!s.open || s.round_timer_armed || members(s).expected_count() == 0) return;
+  double wait = s.policy->round_wait();
   // Round 0 follows the initial design: n_init evaluations instead of one.
   if (s.round == 0) wait *= s.shared->config.n_init;
   if (!(wait > 0.0) || !std::isfinite(wait)) return;
@@ -259,15 +228,18 @@ void arm_round_timer(self_ptr self) {
   send_to(self, server_node, caf::make_message(timer{deadline_tag, s.round, 0}), wait);
 }
 
-/// Arms the async period timer unless it is pending or nobody is left to report.
+/// Arms the policy's period timer unless it is pending, nobody is left to report, or the last
+/// dead_after_missed periods were all empty (the server idles until the next report).
 void arm_period_timer(self_ptr self) {
   auto& s = self->state;
-  const auto& p = policy(s);
-  if (p.kind != Policy::async || !(p.async_period > 0) || s.period_timer_armed || s.stopped ||
-      (count_expected(s) == 0 && count_stored(s) == 0))
+  const double period = s.policy->period();
+  const Membership& m = members(s);
+  if (!(period > 0) || s.period_timer_armed || s.stopped ||
+      (m.expected_count() == 0 && m.contributors() == 0) ||
+      s.empty_periods >= s.shared->policy.dead_after_missed)
     return;
   s.period_timer_armed = true;
-  send_to(self, server_node, caf::make_message(timer{period_tag, 0, 0}), p.async_period);
+  send_to(self, server_node, caf::make_message(timer{period_tag, 0, 0}), period);
 }
 
 void open_round(self_ptr self) {
@@ -277,6 +249,50 @@ void open_round(self_ptr self) {
   s.late = s.dropped = s.rejected = 0;
   s.round_timer_armed = false;
   arm_round_timer(self);
+}
+
+/// What a validated report does, as the policy decides.
+void apply(self_ptr self, const report& r) {
+  auto& s = self->state;
+  const int n = static_cast<int>(r.agent);
+  switch (s.policy->on_report(r.round, s.round, has_vector(s, n))) {
+    case Verdict::keep:
+      keep(s, n, r, false);
+      ++s.arrivals;
+      return;
+    case Verdict::buffer:
+      keep(s, n, r, true);
+      ++s.arrivals;
+      return;
+    case Verdict::carry:
+      ++s.late;
+      log_event(self, "late", r, "");
+      keep(s, n, r, false);
+      return;
+    case Verdict::late:
+      ++s.late;
+      log_event(self, "late", r, "");
+      ++s.dropped;
+      return;
+    case Verdict::duplicate:
+      ++s.dropped;
+      return;
+  }
+}
+
+/// Why the run could not finish, read once the network is idle ("" if nothing stopped it).
+std::string unfinished_reason(const ServerState& s) {
+  if (s.shared->config.algorithm == fbo::Algorithm::ts) return "";  // no server involved
+  const Membership& m = s.members.value();
+  if (s.open && s.policy->agents_wait() && m.expected_missing() > 0)
+    return "round " + std::to_string(s.round) + " never closed: " +
+           std::to_string(m.expected_missing()) +
+           " agent(s) never reported it, were never presumed dead and no timeout or deadline "
+           "was pending (an infinite timeout or deadline without crash detection)";
+  if (!s.learner_progressed)
+    return "no progress past the initial design reached the server (no report after round "
+           "0 and no agent finished)";
+  return "";
 }
 
 /// Runs `body(done)`, answering the network's delivery request once `done` is called.
@@ -297,13 +313,10 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
   s.shared = std::move(shared);
   const auto& cfg = s.shared->config;
   const int N = cfg.agents;
+  s.policy = policy::make_round_policy(s.shared->policy);
   if (cfg.uses_server()) s.de.emplace(cfg.server_config(), s.shared->assignment, cfg.features);
-  s.vectors.assign(N, Eigen::VectorXd());
-  s.vector_round.assign(N, 0);
-  s.done.assign(N, 0);
-  s.presumed_dead.assign(N, 0);
-  s.missed.assign(N, 0);
-  s.expected_count = N;
+  s.members.emplace(N, s.shared->policy.dead_after_missed);
+  s.kept.assign(N, {});
   return {
       [self](kickoff, virtual_time vt) {
         return handle(self, vt.seconds, [self](auto done) {
@@ -320,57 +333,18 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
       [self](const report& r, virtual_time vt) {
         return handle(self, vt.seconds, [self, &r](auto done) {
           auto& s = self->state;
-          const int N = num_agents(s);
           if (s.stopped) return done();
-          if (r.agent >= static_cast<node_id>(N)) {
-            log_reject(self, r, "not a member");
-            return done();
-          }
-          if (r.round < 0 || r.round > s.round) {
-            log_reject(self, r, "unknown round");
-            return done();
-          }
-          const Eigen::Map<const Eigen::VectorXd> omega(r.omega.data(), r.omega.size());
-          if (static_cast<int>(r.omega.size()) != s.shared->config.features) {
-            log_reject(self, r, "wrong dimension");
-            return done();
-          }
-          if (!omega.allFinite()) {
-            log_reject(self, r, "not finite");
-            return done();
-          }
-          if (omega.norm() > max_report_norm) {
-            log_reject(self, r, "norm too large");
-            return done();
-          }
-          if (!intact(r)) {  // integrity last: the checks above keep naming what they catch
-            log_reject(self, r, "corrupted");
+          if (const char* why = invalid(s, r)) {
+            log_reject(self, r, why);
             return done();
           }
           const int n = static_cast<int>(r.agent);
-          set_status(s, n, s.done[n], false);  // it is alive after all
+          members(s).heard_from(n);  // it is alive after all
+          if (n < s.shared->config.learners() && r.round >= 1) s.learner_progressed = true;
+          s.empty_periods = 0;
           arm_round_timer(self);
           arm_period_timer(self);
-          if (policy(s).kind == Policy::async) {
-            store_vector(s, n, omega, r.round);
-            ++s.arrivals;
-          } else if (r.round == s.round && s.open) {
-            if (!has_vector(s, n)) {
-              store_vector(s, n, omega, r.round);
-            } else {
-              ++s.dropped;  // a duplicate delivery
-            }
-          } else {
-            ++s.late;
-            log_event(self, "late", r, "");
-            const bool carry = policy(s).kind == Policy::deadline && policy(s).carry_late &&
-                               s.open && s.vectors[n].size() == 0;
-            if (carry) {
-              store_vector(s, n, omega, r.round);
-            } else {
-              ++s.dropped;
-            }
-          }
+          apply(self, r);
           check_complete(self, done);
         });
       },
@@ -378,13 +352,22 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
         return handle(self, vt.seconds, [self, tm](auto done) {
           auto& s = self->state;
           if (s.stopped) return done();
-          if (tm.tag == deadline_tag && s.open && tm.round == s.round)
+          if (tm.tag == deadline_tag && s.open && tm.round == s.round) {
+            s.round_timer_armed = false;
+            const Membership& m = members(s);
+            // Idle (nobody expected, nothing kept): no round to close; a revived agent's
+            // report arms the timer again.
+            if (m.expected_count() == 0 && m.contributors() == 0) return done();
             return close_round(self, done);
+          }
           if (tm.tag == period_tag) {
             s.period_timer_armed = false;
-            if (s.open && count_stored(s) == 0) note_misses(s);
+            // An empty period is nobody's miss (the server cannot tell a crashed agent from
+            // one still computing); it only counts toward the server idling.
+            const bool empty = !s.open || members(s).contributors() == 0;
+            s.empty_periods = empty ? s.empty_periods + 1 : 0;
             arm_period_timer(self);
-            if (s.open && count_stored(s) > 0) return close_round(self, done);
+            if (!empty) return close_round(self, done);
             return check_complete(self, done);
           }
           done();
@@ -393,20 +376,21 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
       [self](const agent_done& d, virtual_time vt) {
         return handle(self, vt.seconds, [self, d](auto done) {
           auto& s = self->state;
-          if (d.agent < s.done.size()) set_status(s, d.agent, true, s.presumed_dead[d.agent]);
+          if (members(s).valid(d.agent)) {
+            members(s).mark_done(static_cast<int>(d.agent));
+            if (static_cast<int>(d.agent) < s.shared->config.learners()) s.learner_progressed = true;
+          }
           check_complete(self, done);
         });
       },
       [self](const membership_notice& m, virtual_time vt) {
         return handle(self, vt.seconds, [self, m](auto done) {
           auto& s = self->state;
-          if (m.agent < s.presumed_dead.size()) {
-            set_status(s, m.agent, s.done[m.agent], !m.alive);
-            if (m.alive) s.missed[m.agent] = 0;
-          }
+          if (members(s).valid(m.agent)) members(s).notice(static_cast<int>(m.agent), m.alive);
           check_complete(self, done);
         });
       },
+      [self](caf::get_atom) { return unfinished_reason(self->state); },
   };
 }
 

@@ -1,26 +1,30 @@
 #pragma once
 /// The server actor: wraps the engine's aggregation (fbo::DeServer for FTS-DE / DP-FTS /
-/// DP-FTS-DE, a relay of every vector for FTS) and a round policy:
-///  sync     - wait for every agent not presumed dead (a round times out after round_timeout);
-///  deadline - aggregate at broadcast + D what arrived (earlier if all did); late vectors are
-///             dropped or carried into the next round, counted either way;
-///  quorum   - aggregate at the first K reports, with the deadline as a fallback;
-///  async    - agents never wait; aggregate every K arrivals or every period, dropping vectors
-///             staler than max_staleness rounds and weighting the rest by staleness.
+/// DP-FTS-DE, a relay of every vector for FTS) and a round policy (actors/policy/: sync,
+/// deadline, quorum, async, ...), chosen once from the scenario. The policy decides what a
+/// report does (keep, buffer, carry, late, duplicate), when a round is complete, which timers
+/// run and the staleness weight; the server validates reports, keeps the membership
+/// (actors/membership.hpp), arms the timers and aggregates.
 /// Round 0 follows the initial design (n_init evaluations), so its timeout or deadline is
 /// n_init times the configured one.
-/// Under every policy an agent is presumed dead after `dead_after_missed` rounds in a row
-/// without its vector, or on the network's crash notice, and alive again when it reports.
-/// Every report is validated (member, round, dimension, finite, norm); rejects are counted
-/// and never aggregated. Private releases are charged to the accountant first; when it refuses,
-/// the server stops releasing and agents continue with local TS.
+/// Every report is validated (member, round, dimension, finite, norm: validate()); rejects are
+/// counted and never aggregated. Private releases are charged to the accountant first; when it
+/// refuses, the server stops releasing and agents continue with local TS.
+/// Several reports of one agent in one aggregation (a buffering policy) are weighted and
+/// summed into one vector per agent before the engine aggregates: DE's aggregate is linear in
+/// each agent's vector, so without privacy this is exactly the weighted sum of every report;
+/// with privacy the agent's summed contribution is clipped as one (its sensitivity bound).
+/// On (get_atom) it answers why the run could not finish ("" if nothing stopped it).
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <caf/all.hpp>
 
+#include "actors/membership.hpp"
 #include "actors/messages.hpp"
+#include "actors/policy/round_policy.hpp"
 #include "engine/fbo/de_server.hpp"
 #include "engine/fbo/reference_loop.hpp"
 #include "actors/run_config.hpp"
@@ -39,24 +43,28 @@ struct ServerShared {
 /// Reports with a norm above this are malformed (no honest omega comes near it).
 constexpr double max_report_norm = 1e6;
 
+/// One kept report: the round it was meant for and its vector.
+struct KeptReport {
+  std::int32_t round = 0;
+  Eigen::VectorXd omega;
+};
+
 struct ServerState {
   std::shared_ptr<const ServerShared> shared;
+  std::unique_ptr<policy::RoundPolicy> policy;
   std::optional<fbo::DeServer> de;
+  std::optional<Membership> members;
   int round = 0;              ///< the round being collected
   bool open = false;          ///< collecting for `round`
-  bool stopped = false;       ///< every agent done or dead: no more rounds
+  bool stopped = false;       ///< every agent done: no more rounds
   bool releasing = true;      ///< false once the privacy budget refused a release
   bool round_timer_armed = false;   ///< the current round's timeout/deadline is pending
-  bool period_timer_armed = false;  ///< async: the period timer is pending
-  std::vector<Eigen::VectorXd> vectors;      ///< per agent, for the current round (size 0: none)
-  std::vector<std::int32_t> vector_round;    ///< round each stored vector was meant for
-  std::vector<char> done, presumed_dead;
-  std::vector<int> missed;
-  int arrivals = 0;           ///< async: reports since the last aggregation
-  int expected_count = 0;     ///< agents neither done nor presumed dead
-  int stored_count = 0;       ///< agents with a vector this round
-  int expected_with_vector = 0;
+  bool period_timer_armed = false;  ///< the policy's period timer is pending
+  std::vector<std::vector<KeptReport>> kept;  ///< per agent, for the next aggregation
+  int arrivals = 0;           ///< reports kept since the last aggregation
+  int empty_periods = 0;      ///< periods in a row that had nothing to aggregate
   int late = 0, dropped = 0, rejected = 0;   ///< this round's counts
+  bool learner_progressed = false;  ///< a learner reported past round 0 or finished
   std::uint64_t event_seq = 0;
   double now = 0.0;
   static inline const char* name = "server";

@@ -9,6 +9,7 @@
 #include "actors/faults/corruptions.hpp"
 #include "actors/faults/loss_model.hpp"
 #include "actors/network_availability.hpp"
+#include "actors/policy/registry.hpp"
 #include "scenarios/limits.hpp"
 #include "scenarios/schema.hpp"
 
@@ -618,13 +619,16 @@ const Table<PolicyConfig>& policy_table() {
       {value("kind", &PolicyConfig::kind, one_of<Policy>(),
              "sync: wait for every live agent; deadline: aggregate what arrived by the deadline; "
              "quorum: the first K, with a deadline fallback; async: aggregate every K arrivals "
-             "or every period")
+             "or every period; fedbuff: aggregate every buffer_size reports, weighted "
+             "1/sqrt(1 + staleness)")
            .also([](const PolicyConfig& p, const std::string& key, Context& ctx) {
              // A phase closes on every live client's node means; a quorum or stale reports
              // would bias the elimination, which assumes each node's mean covers all M clients.
-             if (ctx.family == Family::xarmed && (p.kind == Policy::quorum || p.kind == Policy::async))
+             using actors::policy::make_round_policy;
+             constexpr auto xarmed = actors::policy::Family::xarmed;
+             if (ctx.family == Family::xarmed && !make_round_policy(p)->supports(xarmed))
                fail(key, "'" + name_of(p.kind) + "' is not supported by " + ctx.algorithm +
-                             " (allowed: sync, deadline)");
+                             " (allowed: " + actors::policy::names(xarmed) + ")");
            }),
        value("dead_after_missed", &PolicyConfig::dead_after_missed, at_least(1),
              "rounds in a row an agent's report is missing before it is presumed dead "
@@ -695,7 +699,10 @@ const Table<PolicyConfig>& policy_table() {
                         ? ""
                         : "used by policy.staleness = polynomial, not " +
                               name_of(c.policy.staleness);
-           })}};
+           }),
+       value("buffer_size", &PolicyConfig::buffer_size, at_least(1),
+             "fedbuff: K, the reports buffered (several per agent) per aggregation")
+           .when(policy_is({Policy::fedbuff}))}};
   return t;
 }
 

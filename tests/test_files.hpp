@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace fedsim::test {
 
 /// A file's whole content.
@@ -18,10 +20,22 @@ inline std::string slurp(const std::filesystem::path& p) {
   return ss.str();
 }
 
-/// An empty (removed) folder under the temp directory, named fedsim-test-<name>.
+/// An empty (removed) folder under the temp directory, named fedsim-test-<pid>-<name>: its
+/// own per test process, since ctest runs test cases in parallel processes (and several
+/// checkouts may test at once). The folders a process made are removed when it exits.
 inline std::filesystem::path fresh_dir(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("fedsim-test-" + name);
+  struct Made {
+    std::vector<std::filesystem::path> dirs;
+    ~Made() {
+      std::error_code ec;
+      for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
+    }
+  };
+  static Made made;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("fedsim-test-" + std::to_string(::getpid()) + "-" + name);
   std::filesystem::remove_all(dir);
+  made.dirs.push_back(dir);
   return dir;
 }
 

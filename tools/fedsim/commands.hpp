@@ -13,6 +13,12 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A run that ended without being able to finish (its summary.json says "completed": false):
+/// main() prints "fedsim: run did not complete: <what>" and exits with code 3.
+struct IncompleteRun : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// `fedsim privacy`: the privacy accountant as a calculator.
 void add_privacy_command(CLI::App& app);
 /// `fedsim run`: a scenario file run by a federation of actors or (--driver loop) the engine's loop.

@@ -1,5 +1,6 @@
 // The `fedsim` command line. Exit codes: 0 success; 2 a usage error (a bad argument, option
-// value, scenario file or output folder: "fedsim: error: ..."); 1 a run that failed
+// value, scenario file or output folder: "fedsim: error: ..."); 3 a run that could not complete
+// (its outputs are written: "fedsim: run did not complete: ..."); 1 a run that failed
 // ("fedsim: failed: ...") or an internal error, a bug ("fedsim: internal error: ...").
 // Every message is one line: what it echoes is escaped and cut (scenarios/echo.hpp).
 #include <exception>
@@ -48,6 +49,8 @@ int main(int argc, char** argv) {
     return report("error", e.what(), 2);
   } catch (const fedsim::scenario::ScenarioError& e) {
     return report("error", e.what(), 2);
+  } catch (const fedsim::cli::IncompleteRun& e) {
+    return report("run did not complete", e.what(), 3);
   } catch (const std::logic_error& e) {  // a broken invariant: a bug, not the user's input
     return report("internal error", e.what(), 1);
   } catch (const std::bad_alloc& e) {

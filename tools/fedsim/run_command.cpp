@@ -117,6 +117,7 @@ void run(RunCommandOptions& o) {
               static_cast<unsigned long long>(r.network.sent),
               static_cast<unsigned long long>(r.network.dropped), r.last_query_time,
               r.wall_time, dir.string().c_str());
+  if (!r.completed) throw IncompleteRun(r.reason + " (summary.json: \"completed\": false)");
 }
 
 }  // namespace

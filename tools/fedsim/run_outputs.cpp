@@ -25,6 +25,8 @@ nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::R
           {"config_hash", config_hash(c)},
           {"algorithm", algorithm},
           {"policy", scenario::name_of(c.policy.kind)},
+          {"completed", r.completed},
+          {"reason", r.completed ? nlohmann::json(nullptr) : nlohmann::json(r.reason)},
           {"epsilon", is_private ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)},
           {"delta", is_private ? nlohmann::json(r.delta) : nlohmann::json(nullptr)},
           {"messages",
