@@ -173,6 +173,8 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
 
 RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConfig& config,
                          const RunOptions& options) {
+  if (config.xarmed.hct)  // tools/fedsim/loop_driver.cpp runs it; the actors have no HCT
+    throw std::invalid_argument("key 'algorithm.name': \"hct\" runs on the loop driver only");
   for (const std::string& w : policy::liveness_warnings(config)) logger("federation")->warn("{}", w);
   if (config.xarmed.enabled) return run_fed_pne_federation(system, config, options);
   const auto start = std::chrono::steady_clock::now();

@@ -38,6 +38,8 @@ long long json_node(node_id n) {
   return static_cast<long long>(n);
 }
 
+}  // namespace
+
 void write_rounds(const std::string& file, const std::vector<round_event>& rounds) {
   CsvWriter csv(file, {"round", "time", "participants", "selected", "late", "dropped", "rejected", "clipped",
                        "alive", "noise_std", "epsilon", "released", "aggregate_norm"});
@@ -54,6 +56,26 @@ void write_phases(const std::string& file, const std::vector<phase_event>& phase
     csv.row(p.phase, p.time, p.depth, p.nodes, p.pulls_per_node, p.reporters, p.excluded, p.late,
             p.rejected, p.alive, p.survivors, p.best_mean, p.confidence_width);
 }
+
+void write_observations(const std::string& file, ObservationRows& rows,
+                        const std::function<void(const observation_event&)>& each) {
+  CsvWriter csv(file, {"agent", "iteration", "time", "x", "y", "f", "simple_regret", "branch",
+                       "source"});
+  rows.drain([&](const observation_event& o) {
+    if (each) each(o);
+    csv.row(o.agent, o.iteration, o.time, o.x, o.y, o.f, o.simple_regret,
+            fbo::to_string(static_cast<fbo::Branch>(o.branch)), o.source);
+  });
+}
+
+void write_pulls(const std::string& file, PullRows& rows) {
+  CsvWriter csv(file, {"client", "phase", "step", "time", "cumulative_regret"});
+  rows.drain([&](const pull_event& p) {
+    csv.row(p.client, p.phase, p.steps, p.time, p.cumulative_regret);
+  });
+}
+
+namespace {
 
 void write_events(const std::string& file, EventRows& events) {
   std::ofstream out(file);
@@ -183,28 +205,14 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCall
           std::vector<double> final_regret(agents, 0.0);
           for (std::int32_t m = 0; m < agents && m < static_cast<std::int32_t>(s.client_regret.size()); ++m)
             final_regret[m] = s.client_regret[m];
-          {
-            CsvWriter csv((dir / "observations.csv").string(),
-                          {"client", "phase", "step", "time", "cumulative_regret"});
-            s.pulls.drain([&](const pull_event& p) {
-              csv.row(p.client, p.phase, p.steps, p.time, p.cumulative_regret);
-            });
-          }
+          write_pulls((dir / "observations.csv").string(), s.pulls);
           write_phases((dir / "phases.csv").string(), s.phases);
           if (events) write_events((dir / "events.jsonl").string(), s.events);
           return {std::move(final_regret), s.last_time, without};
         }
         CurveBuilder curve(agents, iterations, averaged);
-        {
-          CsvWriter csv((dir / "observations.csv").string(),
-                        {"agent", "iteration", "time", "x", "y", "f", "simple_regret", "branch",
-                         "source"});
-          s.observations.drain([&](const observation_event& o) {
-            curve.add(o);
-            csv.row(o.agent, o.iteration, o.time, o.x, o.y, o.f, o.simple_regret,
-                    fbo::to_string(static_cast<fbo::Branch>(o.branch)), o.source);
-          });
-        }
+        write_observations((dir / "observations.csv").string(), s.observations,
+                           [&](const observation_event& o) { curve.add(o); });
         write_rounds((dir / "rounds.csv").string(), s.rounds);
         if (events) write_events((dir / "events.jsonl").string(), s.events);
         return {curve.finish(), s.last_time, without};

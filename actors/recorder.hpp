@@ -60,6 +60,15 @@ struct RecorderState {
 caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round,
                              std::string spill_folder, std::size_t rows_in_memory);
 
+/// The recorder's files, one writer per file (the columns are spelled here only): also used by
+/// `fedsim run --driver loop` (tools/fedsim/loop_driver.cpp), so both drivers write the same
+/// layout. The row writers drain `rows` in their order; `each` sees every observation written.
+void write_observations(const std::string& file, ObservationRows& rows,
+                        const std::function<void(const observation_event&)>& each = {});
+void write_pulls(const std::string& file, PullRows& rows);
+void write_rounds(const std::string& file, const std::vector<round_event>& rounds);
+void write_phases(const std::string& file, const std::vector<phase_event>& phases);
+
 /// The mean simple regret after iterations 0 .. T over the agents that observed anything, and
 /// how many did not (they are not in the mean; `mean` is empty when none observed).
 struct RegretCurve {

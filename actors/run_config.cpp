@@ -54,6 +54,21 @@ xarmed::FedPneConfig fed_pne_config(const ScenarioConfig& config) {
   return f;
 }
 
+xarmed::HctRunConfig hct_config(const ScenarioConfig& config) {
+  const xarmed::FedPneConfig f = fed_pne_config(config);
+  xarmed::HctRunConfig h;
+  h.problem = f.problem;
+  h.budget = f.budget;
+  h.params.nu1 = f.params.nu1;
+  h.params.rho = f.params.rho;
+  h.params.c = f.params.c;
+  h.params.delta = f.params.delta;
+  h.k = f.k;
+  h.split = f.split;
+  h.point = f.point;
+  return h;
+}
+
 namespace {
 
 /// A table of engine enum values named by the engine's to_string.
@@ -144,12 +159,13 @@ const NameTable<xarmed::PointRule>& names(xarmed::PointRule) {
 }
 
 const std::vector<std::string>& xarmed_algorithm_names() {
-  static const std::vector<std::string> t = {"fed-pne", "dp-fed-pne"};
+  static const std::vector<std::string> t = {"fed-pne", "dp-fed-pne", "hct"};
   return t;
 }
 
-std::string xarmed_algorithm_name(const xarmed::FedPneConfig& config) {
-  return xarmed_algorithm_names()[config.is_private() ? 1 : 0];
+std::string xarmed_algorithm_name(const XarmedConfig& config) {
+  if (config.hct) return xarmed_algorithm_names()[2];
+  return xarmed_algorithm_names()[config.fed_pne.is_private() ? 1 : 0];
 }
 
 }  // namespace fedsim::scenario

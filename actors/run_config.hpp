@@ -13,6 +13,7 @@
 
 #include "engine/fbo/reference_loop.hpp"
 #include "engine/xarmed/fed_pne_run.hpp"
+#include "engine/xarmed/hct_run.hpp"
 #include "engine/rng.hpp"
 
 namespace fedsim::scenario {
@@ -133,11 +134,15 @@ struct PrivacyConfig {
   double budget = std::numeric_limits<double>::infinity();  ///< epsilon budget
 };
 
-/// The federated X-armed bandit family (Fed-PNE, DP-Fed-PNE) in place of an FBO algorithm.
-/// Scenario files select it with [algorithm] name = "fed-pne" or "dp-fed-pne" and an X-armed
-/// objective (world.objective.kind = garland, double-sine or seir).
+/// The federated X-armed bandit family (Fed-PNE, DP-Fed-PNE, and HCT, the paper's centralised
+/// baseline) in place of an FBO algorithm. Scenario files select it with [algorithm] name =
+/// "fed-pne", "dp-fed-pne" or "hct" and an X-armed objective (world.objective.kind = garland,
+/// double-sine or seir).
 struct XarmedConfig {
   bool enabled = false;
+  /// HCT on the global objective (`fedsim run --driver loop` only): reads budget, k, split,
+  /// point, nu1, rho, c and delta from `fed_pne` (see hct_config()).
+  bool hct = false;
   /// problem.clients, problem.seed and record_curve are not read: fed_pne_config() sets them.
   xarmed::FedPneConfig fed_pne;
 };
@@ -168,6 +173,10 @@ fbo::ReferenceConfig reference_config(const ScenarioConfig& config);
 /// The engine's configuration of an X-armed run: `xarmed.fed_pne` with problem.clients =
 /// world.agents, problem.seed = seed and record_curve = false (the actors record per phase).
 xarmed::FedPneConfig fed_pne_config(const ScenarioConfig& config);
+/// The engine's configuration of an HCT run (xarmed.hct): the problem, budget, partition,
+/// point rule and nu1, rho, c, delta of `xarmed.fed_pne`, with problem.clients = world.agents
+/// and problem.seed = seed.
+xarmed::HctRunConfig hct_config(const ScenarioConfig& config);
 
 /// One name table per enum: parsing, printing and the "allowed:" lists of errors all read it.
 /// Engine enums take their names from the engine's to_string.
@@ -184,10 +193,10 @@ const NameTable<fbo::LocalSampler>& names(fbo::LocalSampler);
 const NameTable<xarmed::ObjectiveKind>& names(xarmed::ObjectiveKind);
 const NameTable<xarmed::SplitRule>& names(xarmed::SplitRule);
 const NameTable<xarmed::PointRule>& names(xarmed::PointRule);
-/// The X-armed family's algorithm names: fed-pne and dp-fed-pne (its DP variant).
+/// The X-armed family's algorithm names: fed-pne, dp-fed-pne (its DP variant) and hct.
 const std::vector<std::string>& xarmed_algorithm_names();
-/// fed-pne or dp-fed-pne.
-std::string xarmed_algorithm_name(const xarmed::FedPneConfig& config);
+/// fed-pne, dp-fed-pne or hct.
+std::string xarmed_algorithm_name(const XarmedConfig& config);
 
 /// The name of `value` in its enum's table.
 template <class E>

@@ -54,6 +54,7 @@ const std::vector<Algorithm> private_algorithms = {Algorithm::dp_fts, Algorithm:
 template <class S>
 std::function<void(const S&, const std::string&, Context&)> blamed_for(FedPneParameter p) {
   return [p](const S&, const std::string& key, Context& ctx) {
+    if (ctx.root.xarmed.hct) return;  // HCT has no phase schedule
     const FedPneLimit limit = fed_pne_limit(fed_pne_config(ctx.root));
     if (limit.blame == p) fail(key, limit.what);
   };
@@ -507,7 +508,11 @@ const Table<xarmed::FedPneParams>& fed_pne_params_table() {
           .also(blamed_for<FedPneParams>(FedPneParameter::c)),
       value("c1", &FedPneParams::c1, positive(),
             "confidence constant c_1; log(c1 T / delta) must be > 0")
+          .when([](const ScenarioConfig& c) -> std::string {
+            return c.xarmed.hct ? "used by fed-pne and dp-fed-pne, not by hct" : "";
+          })
           .also([](const FedPneParams& p, const std::string& key, Context& ctx) {
+            if (ctx.root.xarmed.hct) return;
             const int m = ctx.root.world.agents;
             const std::int64_t budget = ctx.root.xarmed.fed_pne.budget;
             if (!(std::log(p.c1 * static_cast<double>(budget) / p.effective_delta(m)) > 0))
@@ -520,7 +525,11 @@ const Table<xarmed::FedPneParams>& fed_pne_params_table() {
       value("delta", &FedPneParams::delta,
             {"must be in (0, 1], or 0 for 1/M", [](double v) { return v >= 0 && v <= 1; },
              "[0, 1]"},
-            "confidence delta; 0: the paper's 1/M")
+            "confidence delta; 0: the paper's 1/M (fed-pne; hct: in (0, 1), default 0.01)")
+          .also([](const FedPneParams& p, const std::string& key, Context& ctx) {
+            if (ctx.root.xarmed.hct && !(p.delta > 0 && p.delta < 1))
+              fail(key, "must be in (0, 1) for hct, got " + number_text(p.delta));
+          })
           .also(blamed_for<FedPneParams>(FedPneParameter::delta))
           .noting([](const FedPneParams& p, Context& c) {
             return p.delta == 0 ? one_over_m(c.root) : "";
@@ -535,14 +544,16 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
     // The name is read before the tables (it picks the family); fed-pne or dp-fed-pne follows
     // dp_epsilon.
     Field<FedPneConfig> name = value("name", &FedPneConfig::dp_epsilon, any<double>(),
-                                     "the algorithm; dp-fed-pne needs dp_epsilon > 0");
+                                     "the algorithm; dp-fed-pne needs dp_epsilon > 0; hct "
+                                     "(centralised baseline) runs with --driver loop only, "
+                                     "its rho and delta default to 0.75 and 0.01");
     name.type = "string";
     name.allowed = join(xarmed_algorithm_names());
     name.default_text = "";
     name.read = [](const toml::node&, FedPneConfig&, const std::string&, Context&) {};
     name.check = nullptr;
-    name.text = [](const FedPneConfig& f, Context&) {
-      return toml_string(xarmed_algorithm_name(f));
+    name.text = [](const FedPneConfig&, Context& ctx) {
+      return toml_string(xarmed_algorithm_name(ctx.root.xarmed));
     };
     std::vector<Field<FedPneConfig>> fields{
         name,
@@ -572,8 +583,9 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
                            fail(key, "must be a finite number > 0 for dp-fed-pne, got " +
                                          number_text(f.dp_epsilon));
                        } else if (f.dp_epsilon != 0) {
-                         fail(key, "must be 0 or absent for fed-pne (name = \"dp-fed-pne\" runs "
-                                   "DP-Fed-PNE), got " + number_text(f.dp_epsilon));
+                         fail(key, "must be 0 or absent for " + ctx.algorithm +
+                                   " (name = \"dp-fed-pne\" runs DP-Fed-PNE), got " +
+                                   number_text(f.dp_epsilon));
                        }
                      }),
                  value("dp_delta", &FedPneConfig::dp_delta,
@@ -799,6 +811,15 @@ void read_family(const toml::table& root, Context& ctx) {
   const bool is_xarmed = std::find(xarmed.begin(), xarmed.end(), ctx.algorithm) != xarmed.end();
   ctx.family = is_xarmed ? Family::xarmed : Family::fbo;
   ctx.root.xarmed.enabled = is_xarmed;
+  ctx.root.xarmed.hct = ctx.algorithm == xarmed[2];
+  if (ctx.root.xarmed.hct) {  // keys left out take HCT's defaults, not Fed-PNE's
+    const xarmed::HctParams hct;
+    auto& p = ctx.root.xarmed.fed_pne.params;
+    p.nu1 = hct.nu1;
+    p.rho = hct.rho;
+    p.c = hct.c;
+    p.delta = hct.delta;
+  }
 }
 
 /// Every rule of every key, then the engine's own validation as a safety net: a config the
@@ -806,7 +827,9 @@ void read_family(const toml::table& root, Context& ctx) {
 void check_all(Context& ctx) {
   check_table(ctx.root, "", ctx, root_table());
   try {
-    if (ctx.root.xarmed.enabled)
+    if (ctx.root.xarmed.hct)
+      hct_config(ctx.root).validate();
+    else if (ctx.root.xarmed.enabled)
       fed_pne_config(ctx.root).validate();
     else
       reference_config(ctx.root).validate();
@@ -845,7 +868,7 @@ void validate(const ScenarioConfig& config) {
   Context ctx{c};
   ctx.family = c.xarmed.enabled ? Family::xarmed : Family::fbo;
   ctx.algorithm =
-      c.xarmed.enabled ? xarmed_algorithm_name(c.xarmed.fed_pne) : name_of(c.algorithm.algorithm);
+      c.xarmed.enabled ? xarmed_algorithm_name(c.xarmed) : name_of(c.algorithm.algorithm);
   check_all(ctx);
 }
 

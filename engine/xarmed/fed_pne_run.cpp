@@ -105,6 +105,7 @@ FedPneResult run_fed_pne(const FedPneConfig& cfg, const FederatedProblem& proble
           clients[static_cast<std::size_t>(m)], b, steps, problem, seed,
           config.record_curve ? &step_regret[static_cast<std::size_t>(t)] : nullptr);
     t += steps;
+    rec.client_regret = result.client_regret;
 
     if (steps == b.length()) {  // a phase cut by the budget is never reported
       for (const FedPneClient& client : clients)

@@ -44,6 +44,7 @@ struct PhaseRecord {
   std::size_t survivors = 0;         ///< nodes kept by the elimination (completed phases)
   double best_mean = 0.0;            ///< mu_hat of the phase's best node
   double confidence_width = 0.0;     ///< b_{h,i}
+  std::vector<double> client_regret; ///< each client's cumulative regret after the phase
 };
 
 struct FedPneResult {

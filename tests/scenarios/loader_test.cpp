@@ -499,7 +499,7 @@ TEST_CASE("out-of-range values are errors naming the key, the rule and the value
                 "allowed: sync, deadline, quorum, async"});
   expect_error("algorithm.toml", "[algorithm]\nname = \"gp-ucb\"\n",
                {"key 'algorithm.name'", "unknown value 'gp-ucb'",
-                "allowed: ts, fts, fts-de, dp-fts, dp-fts-de, fed-pne, dp-fed-pne"});
+                "allowed: ts, fts, fts-de, dp-fts, dp-fts-de, fed-pne, dp-fed-pne, hct"});
   expect_error("schedule.toml", "[algorithm]\np_schedule = \"1/t^3\"\n",
                {"key 'algorithm.p_schedule'", "allowed: 1/sqrt(t), 1/t, 1/t^2, local"});
   expect_error("crash.toml", "[[world.network.crashes]]\nfraction = 1.5\ntime = 3.0\n",

@@ -2,10 +2,11 @@
 // through the plain engine loops on the same configurations, with the peak memory of each.
 //   (a) DP-FTS-DE figure 2a (scenarios/papers/dp-fts-de-fig2.toml: TS, FTS, FTS-DE P = 2 and
 //       P = 3, N = 200, T = 40): actors (run_federation, as `fedsim run`) against the
-//       synchronous reference loop (fbo::run_reference, as `fedsim reference`);
+//       synchronous reference loop (fbo::run_reference, as `fedsim run --driver loop`);
 //   (b) Fed-PNE figure 2 (scenarios/papers/fed-pne-{garland,double-sine}.toml, M = 5, 10, 20,
-//       50, T = 10000): actors against xarmed::run_fed_pne (as `fedsim xarmed`), and the HCT
-//       baseline (xarmed::run_hct, as `fedsim xarmed --algorithm hct`).
+//       50, T = 10000): actors against xarmed::run_fed_pne (as `fedsim run --driver loop`), and
+//       the HCT baseline (xarmed::run_hct, as `fedsim run --driver loop` of algorithm.name =
+//       "hct", or `fedsim xarmed --algorithm hct` over seeds).
 //   (c) the same figures end to end: tools/reproduce's `fedsim sweep` / `fedsim xarmed` commands
 //       run by the fedsim binary (files written, --jobs 2), timed as whole processes.
 // Release build; run from anywhere: build/tools/bench_report [--out FILE] (see --help);

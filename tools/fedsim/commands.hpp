@@ -21,15 +21,16 @@ struct IncompleteRun : std::runtime_error {
 
 /// `fedsim privacy`: the privacy accountant as a calculator.
 void add_privacy_command(CLI::App& app);
-/// `fedsim run`: a federation of actors from a scenario file.
+/// `fedsim run`: a scenario file run by a federation of actors or (--driver loop) the engine's loop.
 void add_run_command(CLI::App& app);
-/// `fedsim reference`: the plain synchronous reference loop on the synthetic objective.
+/// `fedsim reference`: alias of `fedsim run SCENARIO --driver loop` for the scenario its options make.
 void add_reference_command(CLI::App& app);
 /// `fedsim sweep`: a scenario over a grid of values and seeds, aggregated into sweep.csv.
 void add_sweep_command(CLI::App& app);
 /// `fedsim plot`: regret, privacy-utility and straggler plots of run and sweep folders.
 void add_plot_command(CLI::App& app);
-/// `fedsim xarmed`: Fed-PNE, DP-Fed-PNE and HCT on Garland, DoubleSine or SEIR (engine loop).
+/// `fedsim xarmed`: Fed-PNE, DP-Fed-PNE and HCT on Garland, DoubleSine or SEIR over seeds (engine
+/// loop; each seed is `fedsim run SCENARIO --driver loop --seed S` of the scenario it writes).
 void add_xarmed_command(CLI::App& app);
 
 }  // namespace fedsim::cli

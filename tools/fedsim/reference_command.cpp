@@ -1,16 +1,16 @@
-// `fedsim reference`: the engine's synchronous reference loop on the synthetic objective.
-#include <chrono>
+// `fedsim reference`: an alias of `fedsim run SCENARIO --driver loop`. It writes the scenario
+// its options stand for (OUT/config.resolved.toml, which `fedsim run` accepts back), prints the
+// equivalent `fedsim run` command on stderr, and runs it: the same files as that command.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/fbo/reference_loop.hpp"
+#include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/loop_driver.hpp"
+#include "tools/fedsim/run_outputs.hpp"
 #include "tools/fedsim/seed_option.hpp"
-#include "actors/csv_writer.hpp"
 
 namespace fedsim::cli {
 namespace {
@@ -26,56 +26,25 @@ struct ReferenceOptions {
   bool quiet = false;
 };
 
-void write_observations(const std::filesystem::path& file, const fbo::ReferenceResult& r) {
-  actors::CsvWriter csv(file, {"agent", "iteration", "x", "y", "f", "simple_regret", "branch", "source"});
-  for (const auto& o : r.observations)
-    csv.row(o.agent, o.iteration, o.x, o.y, o.f, o.simple_regret, fbo::to_string(o.branch),
-            o.source);
-}
-
-void write_rounds(const std::filesystem::path& file, const fbo::ReferenceResult& r) {
-  actors::CsvWriter csv(file, {"round", "received", "rejected", "selected", "clipped", "phi_max",
-                       "noise_std", "epsilon"});
-  for (const auto& x : r.rounds)
-    csv.row(x.round, x.stats.received, x.stats.rejected, x.stats.selected, x.stats.clipped,
-            x.stats.phi_max, x.stats.noise_std, x.epsilon);
-}
-
-nlohmann::json config_json(const fbo::ReferenceConfig& c) {
-  return {{"algorithm", fbo::to_string(c.algorithm)},
-          {"agents", c.agents},
-          {"iterations", c.iterations},
-          {"n_init", c.n_init},
-          {"features", c.features},
-          {"subregions", c.effective_regions()},
-          {"q", c.server_config().q},
-          {"z", c.z},
-          {"clip", c.clip},
-          {"lambda", c.lambda},
-          {"noise_variance", c.noise_variance},
-          {"kernel_lengthscale", c.kernel_lengthscale},
-          {"beta", c.beta},
-          {"p_schedule", fbo::to_string(c.p_schedule)},
-          {"p1_equals_p2", c.p1_equals_p2},
-          {"fts_one_shot", c.fts_one_shot},
-          {"temperature", fbo::to_string(c.temperature)},
-          {"weight_a", c.weight_a},
-          {"explore_own_region", c.explore_own_region},
-          {"peer_observations", c.peer_observations},
-          {"local_sampler", fbo::to_string(c.local_sampler)},
-          {"accountant", c.accountant},
-          {"seed", c.seed},
-          {"objective",
-           {{"kind", c.objective.kind == SyntheticConfig::Kind::perturbed ? "perturbed" : "mixture"},
-            {"grid_size", c.objective.grid_size},
-            {"lengthscale", c.objective.lengthscale},
-            {"perturbation", c.objective.perturbation},
-            {"alpha", c.objective.alpha},
-            {"seed", c.objective.seed}}}};
+/// The scenario that `fedsim run --driver loop` runs for these options: a perfect network
+/// (the defaults) under sync, the algorithm and world taken from the options.
+scenario::ScenarioConfig scenario_of(const fbo::ReferenceConfig& c) {
+  scenario::ScenarioConfig s;
+  s.name = "reference";
+  s.seed = c.seed;
+  s.algorithm = c;
+  s.world.agents = c.agents;
+  s.world.objective = c.objective;
+  s.world.noise_variance = c.noise_variance;
+  s.world.peer_observations = c.peer_observations;
+  s.privacy.accountant = c.accountant;
+  s.privacy.delta = c.delta;
+  return s;
 }
 
 void run(ReferenceOptions& o) {
   auto& c = o.config;
+  scenario::ScenarioConfig config;
   try {
     c.algorithm = fbo::parse_algorithm(o.algorithm);
     c.p_schedule = fbo::parse_p_schedule(o.p_schedule);
@@ -85,35 +54,29 @@ void run(ReferenceOptions& o) {
     else if (o.objective == "mixture") c.objective.kind = SyntheticConfig::Kind::mixture;
     else throw std::invalid_argument("unknown objective '" + o.objective + "': allowed perturbed, mixture");
     c.validate();
+    config = scenario_of(c);
+    scenario::validate(config);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  const auto start = std::chrono::steady_clock::now();
-  const fbo::ReferenceResult r = fbo::run_reference(c);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
+  // An alias: the scenario it stands for is the run's config.resolved.toml (which `fedsim run`
+  // accepts back), and the command that runs it.
   const std::filesystem::path dir(o.out);
-  std::filesystem::create_directories(dir);
-  write_observations(dir / "observations.csv", r);
-  if (!r.rounds.empty()) write_rounds(dir / "rounds.csv", r);
-  nlohmann::json summary = {
-      {"algorithm", fbo::to_string(c.algorithm)},
-      {"mean_final_simple_regret", r.final_simple_regret},
-      {"mean_simple_regret_by_iteration", r.mean_simple_regret},
-      {"epsilon", c.is_private() ? nlohmann::json(r.epsilon) : nlohmann::json(nullptr)},
-      {"delta", c.is_private() ? nlohmann::json(r.delta) : nlohmann::json(nullptr)},
-      {"releases", r.rounds.size()},
-      {"wall_time_s", wall},
-      {"config", config_json(c)}};
-  std::ofstream(dir / "summary.json") << summary.dump(2) << "\n";
+  write_resolved_config(dir, config);
+  const std::filesystem::path file = dir / "config.resolved.toml";
+  std::fprintf(stderr, "fedsim reference is an alias of: fedsim run %s --driver loop --out %s\n",
+               file.string().c_str(), dir.string().c_str());
+  config = scenario::load_scenario_file(file.string(), {}).config;
+  const actors::RunResult r = run_loop(config, dir);
+  write_summary(dir, config, r, Driver::loop);
 
-  std::printf("%s: N=%d T=%d M=%d P=%d seed=%llu  mean final simple regret %.4f", 
+  std::printf("%s: N=%d T=%d M=%d P=%d seed=%llu  mean final simple regret %.4f",
               fbo::to_string(c.algorithm).c_str(), c.agents, c.iterations, c.features,
               c.effective_regions(), static_cast<unsigned long long>(c.seed),
               r.final_simple_regret);
   if (c.is_private()) std::printf("  eps %.2f (delta %.2e, %s)", r.epsilon, r.delta,
                                   c.accountant.c_str());
-  std::printf("  wall %.2fs  -> %s\n", wall, dir.string().c_str());
+  std::printf("  wall %.2fs  -> %s\n", r.wall_time, dir.string().c_str());
 }
 
 }  // namespace
@@ -122,7 +85,9 @@ void add_reference_command(CLI::App& app) {
   auto o = std::make_shared<ReferenceOptions>();
   auto& c = o->config;
   CLI::App* cmd = app.add_subcommand(
-      "reference", "Run the plain synchronous reference loop (no actors) on the synthetic objective");
+      "reference",
+      "Alias of `fedsim run SCENARIO --driver loop` (the plain synchronous loop on the synthetic "
+      "objective): writes OUT/config.resolved.toml and prints the equivalent command");
   cmd->add_option("--algorithm", o->algorithm, "ts | fts | fts-de | dp-fts | dp-fts-de")
       ->capture_default_str();
   cmd->add_option("--agents", c.agents, "number of agents N")->capture_default_str();

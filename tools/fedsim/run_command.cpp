@@ -1,4 +1,5 @@
-// `fedsim run`: one federation run of actors in virtual time, from a scenario file.
+// `fedsim run`: one run from a scenario file: a federation of actors in virtual time, or
+// (--driver loop) the engine's plain synchronous loop (tools/fedsim/loop_driver.hpp).
 #include <unistd.h>
 
 #include <charconv>
@@ -11,6 +12,7 @@
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "scenarios/echo.hpp"
+#include "tools/fedsim/loop_driver.hpp"
 #include "tools/fedsim/run_folder.hpp"
 #include "tools/fedsim/run_outputs.hpp"
 
@@ -38,6 +40,7 @@ struct RunCommandOptions {
   bool force = false;
   bool has_seed = false;
   std::string log_level;
+  std::string driver = "actors";
 };
 
 void run(RunCommandOptions& o) {
@@ -52,6 +55,8 @@ void run(RunCommandOptions& o) {
     throw UsageError(e.what());
   }
   if (o.threads < 0) throw UsageError("--threads must be >= 0");
+  const Driver driver = parse_driver(o.driver);
+  check_driver(config, driver);
   if (!o.log_level.empty()) {
     try {
       actors::set_log_levels(o.log_level);
@@ -89,16 +94,18 @@ void run(RunCommandOptions& o) {
                    tty ? "\r" : "", r.round, r.time, r.epsilon, r.alive, r.participants,
                    tty ? "   " : "\n");
     };
-  const actors::RunResult r = actors::run_federation(config, options);
-  if (!o.quiet && tty) std::fprintf(stderr, "\n");
-  write_summary(staging.path(), config, r);
+  const actors::RunResult r = run_with_driver(config, options, driver);
+  if (!o.quiet && tty && driver == Driver::actors) std::fprintf(stderr, "\n");
+  write_summary(staging.path(), config, r, driver);
   staging.publish();
   if (config.xarmed.enabled) {
     const auto& fp = config.xarmed.fed_pne;
-    std::printf("%s: %s on %s, M=%d T=%lld  avg cumulative regret per client %.2f",
-                config.name.c_str(), scenario::xarmed_algorithm_name(fp).c_str(),
+    std::printf("%s: %s on %s, M=%d T=%lld  %s %.2f", config.name.c_str(),
+                scenario::xarmed_algorithm_name(config.xarmed).c_str(),
                 xarmed::to_string(fp.problem.objective).c_str(), config.world.agents,
-                static_cast<long long>(fp.budget), r.average_cumulative_regret);
+                static_cast<long long>(fp.budget),
+                config.xarmed.hct ? "cumulative regret" : "avg cumulative regret per client",
+                r.average_cumulative_regret);
     if (fp.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);
   } else {
     std::printf("%s: %s, N=%d T=%d  mean final simple regret %.4f", config.name.c_str(),
@@ -125,6 +132,10 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--set", o->overrides, "override a key: --set algorithm.q=0.5 (repeatable)")
       ->allow_extra_args(false);  // one key=value per --set, so a positional may follow
   cmd->add_option("--threads", o->threads, "actor scheduler threads (0: CAF's default)")
+      ->capture_default_str();
+  cmd->add_option("--driver", o->driver,
+                  "actors (a federation in virtual time) | loop (the engine's synchronous loop: "
+                  "a perfect network under sync only; the only driver of algorithm.name = hct)")
       ->capture_default_str();
   cmd->add_flag("--quiet", o->quiet, "no progress output");
   cmd->add_flag("--force", o->force,

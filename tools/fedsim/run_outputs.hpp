@@ -7,12 +7,15 @@
 #include <nlohmann/json.hpp>
 
 #include "actors/federation.hpp"
+#include "tools/fedsim/loop_driver.hpp"
 
 namespace fedsim::cli {
 
-/// The content of summary.json: final regret and the regret curve, eps and delta, message
-/// counts, virtual and wall time, seed, version.
-nlohmann::json run_summary(const scenario::ScenarioConfig& config, const actors::RunResult& result);
+/// The content of summary.json, one schema for both drivers: the driver, final regret and the
+/// regret curve, eps and delta, message counts, virtual and wall time, seed, version. A loop
+/// run has no network and no clock: its message counts and virtual times are 0.
+nlohmann::json run_summary(const scenario::ScenarioConfig& config, const actors::RunResult& result,
+                           Driver driver);
 
 /// Writes config.resolved.toml (every key, defaults included) into `dir`, creating it.
 void write_resolved_config(const std::filesystem::path& dir, const scenario::ScenarioConfig& config);
@@ -20,7 +23,7 @@ void write_resolved_config(const std::filesystem::path& dir, const scenario::Sce
 /// Writes summary.json into `dir` atomically (a temporary file renamed over it): written last,
 /// its presence marks a complete run.
 void write_summary(const std::filesystem::path& dir, const scenario::ScenarioConfig& config,
-                   const actors::RunResult& result);
+                   const actors::RunResult& result, Driver driver);
 
 /// The summary.json of a complete run in `dir`, or nothing when it is missing or unreadable.
 std::optional<nlohmann::json> read_summary(const std::filesystem::path& dir);

@@ -27,6 +27,7 @@
 #include "actors/federation.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/loop_driver.hpp"
 #include "tools/fedsim/run_folder.hpp"
 #include "tools/fedsim/seed_option.hpp"
 #include "tools/fedsim/run_outputs.hpp"
@@ -46,6 +47,7 @@ struct SweepOptions {
   std::vector<std::string> overrides;
   int threads = 1;
   bool quiet = false;
+  std::string driver = "actors";
 };
 
 /// One --grid option: a scenario key and the values it takes.
@@ -188,12 +190,14 @@ std::vector<SweepRun> plan_runs(const SweepOptions& o, const std::vector<GridAxi
 
 enum class RunState { complete, missing, changed };
 
-/// Complete: summary.json (moved in last) is there and records this configuration's hash; a
-/// folder from a sweep with other settings, or from an older fedsim, is run again.
-RunState run_state(const fs::path& dir, const scenario::ScenarioConfig& config) {
+/// Complete: summary.json (moved in last) is there, records this configuration's hash and was
+/// made by this driver; a folder from a sweep with other settings or the other driver, or from
+/// an older fedsim, is run again.
+RunState run_state(const fs::path& dir, const scenario::ScenarioConfig& config, Driver driver) {
   const auto summary = read_summary(dir);
   if (!summary) return RunState::missing;
   if (summary->value("config_hash", std::string()) != config_hash(config)) return RunState::changed;
+  if (summary->value("driver", std::string()) != to_string(driver)) return RunState::changed;
   return RunState::complete;
 }
 
@@ -218,7 +222,8 @@ class Progress {
 
 /// Runs `todo` (indices into runs) on `jobs` worker threads; returns the failures' messages.
 std::vector<std::string> execute(const std::vector<SweepRun>& runs, const std::vector<std::size_t>& todo,
-                                 const fs::path& root, int jobs, int threads, Progress& progress) {
+                                 const fs::path& root, int jobs, int threads, Driver driver,
+                                 Progress& progress) {
   std::atomic<std::size_t> next{0};
   std::mutex failures_mutex;
   std::vector<std::string> failures;
@@ -234,8 +239,8 @@ std::vector<std::string> execute(const std::vector<SweepRun>& runs, const std::v
         actors::RunOptions options;
         options.out_dir = staging.path().string();
         options.threads = threads;
-        const actors::RunResult result = actors::run_federation(run.config, options);
-        write_summary(staging.path(), run.config, result);
+        const actors::RunResult result = run_with_driver(run.config, options, driver);
+        write_summary(staging.path(), run.config, result, driver);
         staging.publish();
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         char buf[64];
@@ -401,13 +406,15 @@ void sweep(const SweepOptions& o) {
 
   const auto start = std::chrono::steady_clock::now();
   const std::vector<SweepRun> runs = plan_runs(o, axes, seeds);
+  const Driver driver = parse_driver(o.driver);
+  for (const SweepRun& run : runs) check_driver(run.config, driver);
   const fs::path root = o.out.empty() ? "out/sweep-" + runs.front().config.name : o.out;
   const FolderLock lock(root, current_command_line());  // creates the folder
 
   Progress progress(runs.size(), o.quiet);
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    switch (run_state(root / runs[i].folder, runs[i].config)) {
+    switch (run_state(root / runs[i].folder, runs[i].config, driver)) {
       case RunState::complete: progress.report(runs[i].label, "skipped (complete)"); break;
       case RunState::changed:
         if (!o.quiet)
@@ -418,7 +425,7 @@ void sweep(const SweepOptions& o) {
       case RunState::missing: todo.push_back(i); break;
     }
   }
-  const auto failures = execute(runs, todo, root, o.jobs, o.threads, progress);
+  const auto failures = execute(runs, todo, root, o.jobs, o.threads, driver, progress);
   if (!failures.empty())
     throw std::runtime_error(std::to_string(failures.size()) + " of " + std::to_string(runs.size()) +
                              " runs failed (first: " + failures.front() +
@@ -457,6 +464,8 @@ void add_sweep_command(CLI::App& app) {
                   "override a key in every run: --set world.agents=24 (repeatable)")
       ->allow_extra_args(false);
   cmd->add_option("--threads", o->threads, "actor scheduler threads per run (0: CAF's default)")
+      ->capture_default_str();
+  cmd->add_option("--driver", o->driver, "actors | loop, as `fedsim run --driver`")
       ->capture_default_str();
   cmd->add_flag("--quiet", o->quiet, "no progress lines");
   cmd->callback([o] { sweep(*o); });

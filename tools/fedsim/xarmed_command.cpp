@@ -1,5 +1,10 @@
 // `fedsim xarmed`: federated X-armed bandits: Fed-PNE, DP-Fed-PNE, or HCT on the global
-// objective, over one or more seeds, with the engine's synchronous reference loops.
+// objective, over one or more seeds, with the engine's synchronous reference loops. It stays
+// beside `fedsim run --driver loop` (which runs one seed of the same scenario, and which it
+// names on stderr, writing the scenario to OUT/scenario.toml) for what a single run does not
+// write: the curve averaged over seeds and Fed-PNE's communication counts, which
+// tools/reproduce and the results page read. Its options are mapped onto a scenario
+// configuration and the engine's configurations derived from that, as `fedsim run` derives them.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -17,6 +22,7 @@
 #include "engine/xarmed/fed_pne_run.hpp"
 #include "engine/xarmed/hct_run.hpp"
 #include "engine/stats.hpp"
+#include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/seed_option.hpp"
 
@@ -94,21 +100,41 @@ void apply_shared(const XarmedOptions& o, std::uint64_t seed, Config& c) {
   c.point = xarmed::parse_point_rule(o.point);
 }
 
-xarmed::FedPneConfig fed_pne_config(const XarmedOptions& o, std::uint64_t seed) {
-  xarmed::FedPneConfig c;
+/// The scenario these options stand for: `fedsim run` of it with --driver loop and --seed S
+/// is this command's run of seed S.
+scenario::ScenarioConfig scenario_of(const XarmedOptions& o, std::uint64_t seed) {
+  scenario::ScenarioConfig s;
+  s.name = "xarmed-" + o.algorithm + "-" + o.objective;
+  s.seed = seed;
+  s.world.agents = o.clients;
+  s.xarmed.enabled = true;
+  s.xarmed.hct = o.algorithm == "hct";
+  xarmed::FedPneConfig& c = s.xarmed.fed_pne;
+  if (s.xarmed.hct) {  // HCT's defaults (appendix E.1.1) where an option is not given
+    const xarmed::HctParams h;
+    c.params.nu1 = h.nu1;
+    c.params.rho = h.rho;
+    c.params.c = h.c;
+    c.params.delta = h.delta;
+  }
   apply_shared(o, seed, c);
   c.params.c1 = o.c1.value_or(c.params.c1);
   if (o.algorithm == "dp-fed-pne") {
     c.dp_epsilon = o.eps.value_or(0.0);
     c.dp_delta = o.dp_delta.value_or(0.0);
   }
+  return s;
+}
+
+xarmed::FedPneConfig fed_pne_config(const XarmedOptions& o, std::uint64_t seed) {
+  xarmed::FedPneConfig c = scenario::fed_pne_config(scenario_of(o, seed));
+  c.record_curve = true;  // this command writes the seed-averaged curve
   c.validate();
   return c;
 }
 
 xarmed::HctRunConfig hct_config(const XarmedOptions& o, std::uint64_t seed) {
-  xarmed::HctRunConfig c;
-  apply_shared(o, seed, c);
+  xarmed::HctRunConfig c = scenario::hct_config(scenario_of(o, seed));
   c.validate();
   return c;
 }
@@ -132,7 +158,8 @@ void validate(const XarmedOptions& o) {
   if (o.algorithm == "hct") check(!o.c1, "--c1 applies to fed-pne and dp-fed-pne only");
   check(!o.noise || (*o.noise >= 0.0 && std::isfinite(*o.noise)), "--noise must be >= 0");
   check(!o.delta || *o.delta > 0.0, "--delta must be > 0");
-  try {  // build one config to surface every engine-side validation as a usage error
+  try {  // the scenario's rules, then the engine's, as usage errors
+    scenario::validate(scenario_of(o, o.seed));
     if (o.algorithm == "hct") hct_config(o, o.seed);
     else fed_pne_config(o, o.seed);
   } catch (const std::invalid_argument& e) {
@@ -196,6 +223,15 @@ void run(const XarmedOptions& o) {
 
   const std::filesystem::path dir(o.out);
   std::filesystem::create_directories(dir);
+  {
+    std::ofstream scenario_file(dir / "scenario.toml");
+    scenario_file << scenario::to_toml(scenario_of(o, o.seed));
+  }
+  std::fprintf(stderr,
+               "fedsim xarmed: seed S is `fedsim run %s --driver loop --seed S`; this command "
+               "adds the seed-averaged curve (regret.csv)%s\n",
+               (dir / "scenario.toml").string().c_str(),
+               hct ? "" : " and the communication counts (rounds, nodes per client)");
   write_curve(dir / "regret.csv", runs,
               hct ? "cumulative_regret" : "average_cumulative_regret_per_client");
   if (!hct) {

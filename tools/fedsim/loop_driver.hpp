@@ -1,0 +1,52 @@
+#pragma once
+/// The drivers of `fedsim run --driver actors|loop` (and `fedsim sweep --driver`): the actor
+/// federation in virtual time, or the engine's plain synchronous loop from the same scenario
+/// file (fbo::run_reference for the FBO family, xarmed::run_fed_pne for Fed-PNE and
+/// DP-Fed-PNE, xarmed::run_hct for HCT).
+///
+/// The loop driver writes the actor run's files with the actor run's columns:
+///  - FBO: observations.csv (same rows as the actors on a perfect network under sync) and
+///    rounds.csv (one row per server round, as the actors write it);
+///  - Fed-PNE, DP-Fed-PNE: observations.csv (one row per client and phase) and phases.csv
+///    (one row per completed phase);
+///  - HCT: observations.csv, one row per evaluation (client 0, the central learner; phase =
+///    step = t, HCT's round being one evaluation).
+/// Values the loop cannot know follow one convention: the loop has no clock, so every `time`
+/// is 0 (and summary.json's virtual times); it has no network, so every message count is 0;
+/// rounds.csv's aggregate_norm (the norm of the broadcast vector, which the engine does not
+/// expose) is nan. On a perfect network nothing is late, dropped or rejected, every agent is
+/// alive, every round has all agents and every aggregate is released: those columns hold
+/// exactly what the actors write. rounds.csv has a row per aggregation of the engine's DE server
+/// (fts-de, dp-fts, dp-fts-de); for ts and fts, whose engine loop has no server, it holds the
+/// header only (the actors' FTS server relays messages in rounds the loop does not have).
+/// events.jsonl (the network's message log) is not written: there are no messages.
+#include <filesystem>
+#include <string>
+
+#include "actors/federation.hpp"
+
+namespace fedsim::cli {
+
+enum class Driver { actors, loop };
+
+/// "actors" or "loop"; anything else is a UsageError naming --driver and the allowed values.
+Driver parse_driver(const std::string& name);
+std::string to_string(Driver driver);
+
+/// Throws a UsageError (one line naming the key) when `driver` cannot honour `config`: the
+/// actors do not run HCT (algorithm.name = "hct"); the loop runs only a perfect network (no
+/// delays, faults, groups, crashes, partitions, availability trace or malformed payloads)
+/// under policy.kind = "sync", and no privacy.budget for a private algorithm (the loop releases
+/// every round).
+void check_driver(const scenario::ScenarioConfig& config, Driver driver);
+
+/// Runs `config` (validated, accepted by check_driver) with `driver`, writing its files into
+/// options.out_dir (the actors also call options.on_round; the loop ignores it and
+/// options.threads).
+actors::RunResult run_with_driver(const scenario::ScenarioConfig& config,
+                                  const actors::RunOptions& options, Driver driver);
+
+/// The loop driver alone: runs `config` and writes its files into `dir` (created).
+actors::RunResult run_loop(const scenario::ScenarioConfig& config, const std::filesystem::path& dir);
+
+}  // namespace fedsim::cli
