@@ -39,7 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   fedsim::scenario::ScenarioConfig config;
   try {
-    config = fedsim::scenario::parse_scenario(text, FEDSIM_SCENARIO_DIR "/fuzz.toml", overrides);
+    config = fedsim::scenario::load_scenario_text(text, FEDSIM_SCENARIO_DIR "/fuzz.toml", overrides).config;
   } catch (const fedsim::scenario::ScenarioError& e) {
     const std::string what = e.what();
     expect(!what.empty(), "empty error message");
@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const std::string toml = fedsim::scenario::to_toml(config);
   try {
-    const auto again = fedsim::scenario::parse_scenario(toml, FEDSIM_SCENARIO_DIR "/fuzz.toml");
+    const auto again = fedsim::scenario::load_scenario_text(toml, FEDSIM_SCENARIO_DIR "/fuzz.toml").config;
     expect(fedsim::scenario::to_toml(again) == toml, "to_toml does not read back the same");
   } catch (const fedsim::scenario::ScenarioError& e) {
     std::fprintf(stderr, "%s\n--- written ---\n%s\n", e.what(), toml.c_str());
