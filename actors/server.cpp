@@ -4,6 +4,8 @@
 #include "actors/integrity.hpp"
 #include "actors/logging.hpp"
 #include "actors/policy/registry.hpp"
+#include "engine/fbo/algorithm_traits.hpp"
+#include "engine/fbo/streams.hpp"
 
 #include <cmath>
 #include <functional>
@@ -141,7 +143,7 @@ void close_round(self_ptr self, std::function<void()> done) {
   broadcast b;
   b.round = s.round;
   b.rows = cfg.features;
-  if (cfg.algorithm == fbo::Algorithm::fts) {  // relay every vector
+  if (fbo::traits(cfg.algorithm).server == fbo::ServerKind::relay) {  // relay every vector
     auto data = std::make_shared<std::vector<double>>();
     for (int n = 0; n < N; ++n)
       if (inbox[n]) {
@@ -156,7 +158,7 @@ void close_round(self_ptr self, std::function<void()> done) {
 
   auto release = [self, vectors, inbox, participants, alive](broadcast b, double epsilon) {
     auto& s = self->state;
-    RandomStream rng(s.shared->config.seed, "server.round", s.round);
+    RandomStream rng(s.shared->config.seed, fbo::streams::server_round, s.round);
     fbo::RoundStats stats;
     const Eigen::MatrixXd joint = s.de->aggregate(s.round, inbox, rng, &stats);
     b.cols = static_cast<std::int32_t>(joint.cols());
@@ -282,7 +284,7 @@ void apply(self_ptr self, const report& r) {
 
 /// Why the run could not finish, read once the network is idle ("" if nothing stopped it).
 std::string unfinished_reason(const ServerState& s) {
-  if (s.shared->config.algorithm == fbo::Algorithm::ts) return "";  // no server involved
+  if (fbo::traits(s.shared->config.algorithm).server == fbo::ServerKind::none) return "";
   const Membership& m = s.members.value();
   if (s.open && s.policy->agents_wait() && m.expected_missing() > 0)
     return "round " + std::to_string(s.round) + " never closed: " +
@@ -321,7 +323,7 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
       [self](kickoff, virtual_time vt) {
         return handle(self, vt.seconds, [self](auto done) {
           auto& s = self->state;
-          if (s.shared->config.algorithm == fbo::Algorithm::ts) {
+          if (fbo::traits(s.shared->config.algorithm).server == fbo::ServerKind::none) {
             s.stopped = true;  // standard TS agents never talk to the server
             return done();
           }
