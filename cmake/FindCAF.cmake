@@ -27,7 +27,7 @@ include(FindPackageHandleStandardArgs)
 find_package_handle_standard_args(CAF
   REQUIRED_VARS CAF_INCLUDE_DIR CAF_CORE_LIBRARY CAF_IO_LIBRARY CAF_IS_0_17
   VERSION_VAR CAF_VERSION
-  REASON_FAILURE_MESSAGE "fedsim needs CAF 0.17: on Debian 12, install libcaf-dev (tools/setup does)")
+  REASON_FAILURE_MESSAGE "fedsim needs CAF 0.17.x (0.18 changed its API): on Debian 12, install libcaf-dev (tools/setup does)")
 mark_as_advanced(CAF_INCLUDE_DIR CAF_CORE_LIBRARY CAF_IO_LIBRARY)
 
 if(CAF_FOUND AND NOT TARGET caf::core)
