@@ -76,6 +76,7 @@ void take_checkpoint(caf::scoped_actor& self, const RunOptions& options, const M
   c.server = ask<std::vector<char>>(self, m.server, save_atom::value);
   c.recorder = ask<std::vector<char>>(self, m.recorder, save_atom::value, staged.string());
   if (m.accountant) c.accountant = ask<std::vector<char>>(self, m.accountant, save_atom::value);
+  c.members.reserve(m.agents.size());
   for (const auto& a : m.agents) c.members.push_back(ask<std::vector<char>>(self, a, save_atom::value));
   write_checkpoint_state(staged, c);
   publish_checkpoint(staged, target);

@@ -63,16 +63,11 @@ fs::path old_twin(const fs::path& folder) { return fs::path(folder.string() + ".
 
 }  // namespace
 
-void write_checkpoint_state(const fs::path& folder, const Checkpoint& checkpoint) {
+void write_checkpoint_state(const fs::path& folder, Checkpoint& checkpoint) {
   fs::create_directories(folder);
-  std::vector<char> bytes(kMagic, kMagic + 8);
-  const std::uint32_t version = Checkpoint::format_version;
-  for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<char>((version >> (8 * k)) & 0xFF));
-  Checkpoint copy = checkpoint;  // the archive takes its fields by reference
-  const std::vector<char> body = save_state(nullptr, [&](auto& a) { checkpoint_fields(a, copy); });
-  bytes.insert(bytes.end(), body.begin(), body.end());
-  put_u64(bytes, fnv1a64(bytes.data(), bytes.size()));
-  write_synced(folder / checkpoint_state_file, bytes);
+  const std::vector<char> body =
+      save_state(nullptr, [&](auto& a) { checkpoint_fields(a, checkpoint); });
+  write_synced(folder / checkpoint_state_file, seal_checkpoint_body(body));
 }
 
 void publish_checkpoint(const fs::path& staged, const fs::path& target) {
@@ -89,14 +84,10 @@ fs::path checkpoint_location(const fs::path& folder) {
   return folder;
 }
 
-Checkpoint read_checkpoint(const fs::path& folder) {
-  const fs::path file = checkpoint_location(folder) / checkpoint_state_file;
+Checkpoint parse_checkpoint(const std::vector<char>& bytes, const std::string& name) {
   auto fail = [&](const std::string& what) -> std::invalid_argument {
-    return std::invalid_argument("checkpoint " + file.string() + ": " + what);
+    return std::invalid_argument("checkpoint " + name + ": " + what);
   };
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw fail("not found (no checkpoint was written there)");
-  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (bytes.size() < 8 + 4 + 8 || std::memcmp(bytes.data(), kMagic, 8) != 0)
     throw fail("not a fedsim checkpoint");
   std::uint32_t version = 0;
@@ -115,6 +106,24 @@ Checkpoint read_checkpoint(const fs::path& folder) {
   } catch (const std::runtime_error& e) {
     throw fail(e.what());
   }
+  return c;
+}
+
+std::vector<char> seal_checkpoint_body(const std::vector<char>& body) {
+  std::vector<char> bytes(kMagic, kMagic + 8);
+  const std::uint32_t version = Checkpoint::format_version;
+  for (int k = 0; k < 4; ++k) bytes.push_back(static_cast<char>((version >> (8 * k)) & 0xFF));
+  bytes.insert(bytes.end(), body.begin(), body.end());
+  put_u64(bytes, fnv1a64(bytes.data(), bytes.size()));
+  return bytes;
+}
+
+Checkpoint read_checkpoint(const fs::path& folder) {
+  const fs::path file = checkpoint_location(folder) / checkpoint_state_file;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::invalid_argument("checkpoint " + file.string() + ": not found (no checkpoint was written there)");
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  Checkpoint c = parse_checkpoint(bytes, file.string());
   c.location = file.parent_path();
   return c;
 }

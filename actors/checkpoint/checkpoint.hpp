@@ -50,8 +50,9 @@ struct Checkpoint {
 inline constexpr const char* checkpoint_state_file = "state.bin";
 
 /// Writes `folder`/state.bin (created; the recorder has already linked its spill files
-/// there) and flushes it to disk.
-void write_checkpoint_state(const std::filesystem::path& folder, const Checkpoint& checkpoint);
+/// there) and flushes it to disk. (Not const: the archive reads the fields by reference; they
+/// are left unchanged.)
+void write_checkpoint_state(const std::filesystem::path& folder, Checkpoint& checkpoint);
 
 /// Replaces `target` by the complete checkpoint folder `staged`, so that a crash at any moment
 /// leaves either the old or the new checkpoint at `target` (or at `target`.old, which
@@ -62,6 +63,13 @@ void publish_checkpoint(const std::filesystem::path& staged, const std::filesyst
 /// std::invalid_argument naming the file and what is wrong (missing, not a checkpoint, other
 /// format version, truncated or altered).
 Checkpoint read_checkpoint(const std::filesystem::path& folder);
+
+/// The same from state.bin's bytes (`name` for messages); location is left empty.
+Checkpoint parse_checkpoint(const std::vector<char>& bytes, const std::string& name);
+
+/// state.bin's bytes around a body of checkpoint fields: magic, format version, checksum (for
+/// write_checkpoint_state, and for the fuzz target that feeds parse_checkpoint's decoder).
+std::vector<char> seal_checkpoint_body(const std::vector<char>& body);
 
 /// Where read_checkpoint found the state: `folder`, or `folder`.old.
 std::filesystem::path checkpoint_location(const std::filesystem::path& folder);

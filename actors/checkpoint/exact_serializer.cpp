@@ -40,7 +40,9 @@ ExactSerializer::ExactSerializer(caf::execution_unit* context, std::vector<char>
     : caf::serializer(context), out_(out) {}
 
 void ExactSerializer::put(std::uint64_t value, int bytes) {
-  for (int k = 0; k < bytes; ++k) out_.push_back(static_cast<char>((value >> (8 * k)) & 0xFF));
+  char le[8];
+  for (int k = 0; k < bytes; ++k) le[k] = static_cast<char>((value >> (8 * k)) & 0xFF);
+  out_.insert(out_.end(), le, le + bytes);
 }
 
 caf::error ExactSerializer::begin_object(std::uint16_t& type, std::string& name) {

@@ -17,6 +17,8 @@
 
 #include <Eigen/Dense>
 
+#include <caf/sec.hpp>
+
 #include "actors/checkpoint/exact_serializer.hpp"
 #include "engine/rng.hpp"
 
@@ -79,6 +81,17 @@ class StateArchive {
   void io(std::vector<T>& v) {
     std::uint64_t n = v.size();
     io(n);
+    if constexpr (std::is_arithmetic_v<T> && !std::is_same_v<T, bool>) {
+      // Numbers in one block, little-endian as ExactSerializer writes each (the bytes of a
+      // double are its bits): a checkpoint of megabytes costs one copy, not a call per value.
+      static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "checkpoints assume little-endian");
+      if constexpr (loading) {
+        if (n > p_.remaining() / sizeof(T)) check(caf::make_error(caf::sec::end_of_stream));
+        v.resize(static_cast<std::size_t>(n));
+      }
+      if (n > 0) check(p_.apply_raw(static_cast<std::size_t>(n) * sizeof(T), v.data()));
+      return;
+    }
     if constexpr (loading) {
       v.clear();
       for (std::uint64_t k = 0; k < n; ++k) {
