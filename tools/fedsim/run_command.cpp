@@ -94,9 +94,10 @@ void run(RunCommandOptions& o) {
                    tty ? "\r" : "", r.round, r.time, r.epsilon, r.alive, r.participants,
                    tty ? "   " : "\n");
     };
-  const actors::RunResult r = run_with_driver(config, options, driver);
+  const DriverResult result = run_with_driver(config, options, driver);
+  const actors::RunResult& r = result.run;
   if (!o.quiet && tty && driver == Driver::actors) std::fprintf(stderr, "\n");
-  write_summary(staging.path(), config, r, driver);
+  write_summary(staging.path(), config, result, driver);
   staging.publish();
   if (config.xarmed.enabled) {
     const auto& fp = config.xarmed.fed_pne;

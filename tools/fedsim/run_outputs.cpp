@@ -43,8 +43,9 @@ nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::R
 
 }  // namespace
 
-nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r,
+nlohmann::json run_summary(const scenario::ScenarioConfig& c, const DriverResult& d,
                            Driver driver) {
+  const actors::RunResult& r = d.run;
   if (c.xarmed.enabled) {
     const auto& fp = c.xarmed.fed_pne;
     nlohmann::json s = common_summary(c, r, driver, scenario::xarmed_algorithm_name(c.xarmed),
@@ -61,6 +62,11 @@ nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunR
                                                        : nlohmann::json(nullptr);
     s["agents_without_observations"] = r.agents_without_observations;
     s["client_cumulative_regret"] = r.client_regret;
+    if (d.communication)
+      s["communication"] = {{"rounds", d.communication->rounds},
+                            {"nodes_sent_per_client", d.communication->nodes_sent_per_client},
+                            {"nodes_received_per_client",
+                             d.communication->nodes_received_per_client}};
     return s;
   }
   nlohmann::json s = common_summary(c, r, driver, fbo::to_string(c.algorithm.algorithm),
@@ -87,7 +93,7 @@ void write_resolved_config(const std::filesystem::path& dir,
 }
 
 void write_summary(const std::filesystem::path& dir, const scenario::ScenarioConfig& config,
-                   const actors::RunResult& result, Driver driver) {
+                   const DriverResult& result, Driver driver) {
   // A reader (a resumed sweep) sees either no summary or a whole one, never half of one.
   const auto tmp = dir / "summary.json.tmp";
   {
