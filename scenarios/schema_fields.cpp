@@ -10,6 +10,7 @@
 #include "actors/faults/loss_model.hpp"
 #include "actors/network_availability.hpp"
 #include "actors/policy/registry.hpp"
+#include "scenarios/keys.hpp"
 #include "scenarios/limits.hpp"
 #include "scenarios/schema.hpp"
 
@@ -871,6 +872,22 @@ void validate(const ScenarioConfig& config) {
       c.xarmed.enabled ? xarmed_algorithm_name(c.xarmed) : name_of(c.algorithm.algorithm);
   check_all(ctx);
 }
+
+namespace {
+
+template <class T>
+std::string policy_key_of(T PolicyConfig::*field) {
+  const std::string table = schema::field_name(root_table(), &ScenarioConfig::policy);
+  const std::string name = schema::field_name(policy_table(), field);
+  if (table.empty() || name.empty())
+    throw std::logic_error("internal error: a [policy] member without a scenario key");
+  return table + "." + name;
+}
+
+}  // namespace
+
+std::string policy_key(double PolicyConfig::*field) { return policy_key_of(field); }
+std::string policy_key(int PolicyConfig::*field) { return policy_key_of(field); }
 
 std::string to_toml(const ScenarioConfig& config) {
   ScenarioConfig c = config;

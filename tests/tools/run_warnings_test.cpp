@@ -44,3 +44,16 @@ TEST_CASE("fedsim run and sweep warn once of keys without effect", "[cli][warnin
   REQUIRE(sweep.exit_code == 0);
   CHECK(count(sweep.output, "fedsim: warning: key 'policy.deadline'") == 1);
 }
+
+TEST_CASE("fedsim run warns that a fedbuff buffer larger than the run's reports never fills",
+          "[cli][warnings][fedbuff]") {
+  const std::filesystem::path dir = fresh_dir("warnings-fedbuff");
+  const std::string tiny = (std::filesystem::path(FEDSIM_SCENARIO_DIR) / "tiny.toml").string();
+  const auto run = run_fedsim("run " + tiny + " --quiet --set policy.kind=fedbuff "
+                              "--set policy.buffer_size=41 --out " + dir.string());
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);  // the run completes: every agent made its iterations, alone
+  CHECK(count(run.output, "policy 'fedbuff' with policy.buffer_size = 41 can never aggregate: "
+                          "the agents send at most 40 reports") == 1);
+  CHECK(fedsim::test::read_rows(dir / "rounds.csv").size() == 1);  // the header alone
+}

@@ -10,9 +10,11 @@
 
 #include "actors/federation.hpp"
 #include "actors/integrity.hpp"
+#include "actors/policy/liveness.hpp"
 #include "actors/policy/registry.hpp"
 #include "actors/recorder.hpp"
 #include "actors/server.hpp"
+#include "scenarios/keys.hpp"
 #include "scenarios/loader.hpp"
 #include "tests/test_files.hpp"
 
@@ -38,6 +40,8 @@ TEST_CASE("fedbuff: buffers every report and is complete at exactly K", "[policy
   for (int s : {0, 1, 3, 8, 1000}) CHECK(*p->weight(s) == 1.0 / std::sqrt(1.0 + s));
   CHECK_FALSE(p->agents_wait());
   CHECK_FALSE(std::isfinite(p->round_wait()));
+  CHECK(p->arrivals_field() == &scenario::PolicyConfig::buffer_size);
+  CHECK(p->round_wait_field() == nullptr);
   CHECK(p->period() == 0.0);
   CHECK(p->supports(policy::Family::fbo));
   CHECK_FALSE(p->supports(policy::Family::xarmed));
@@ -169,4 +173,74 @@ TEST_CASE("fedbuff: policy.buffer_size is read, validated and written back", "[f
   CHECK_THROWS_WITH(scenario::load_scenario((fs::path(FEDSIM_SCENARIO_DIR) / "xarmed/garland.toml").string(),
                                             {"policy.kind=fedbuff"}),
                     Catch::Contains("'fedbuff' is not supported by fed-pne (allowed: sync, deadline)"));
+}
+
+TEST_CASE("fedbuff: a buffer larger than the run's reports is warned of, and the run says it "
+          "aggregated nothing", "[actors][fedbuff][policy]") {
+  const std::string tiny = (fs::path(FEDSIM_SCENARIO_DIR) / "tiny.toml").string();
+  // tiny: 8 agents, T = 5: a report after the initial design and after iterations 1..4 each.
+  const auto at = [&](int k, std::vector<std::string> more = {}) {
+    more.insert(more.begin(), {"policy.kind=fedbuff", "policy.buffer_size=" + std::to_string(k)});
+    return scenario::load_scenario(tiny, more);
+  };
+  CHECK(policy::max_reports(at(1)) == 8 * 5);
+  CHECK(policy::liveness_warnings(at(40)).empty());
+  const auto w = policy::liveness_warnings(at(41));
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].find("policy.buffer_size = 41 can never aggregate") != std::string::npos);
+  CHECK(w[0].find("at most 40 reports") != std::string::npos);
+  CHECK(w[0].find("Set policy.buffer_size <= 40.") != std::string::npos);
+  // ts sends nothing (nothing to aggregate under any policy); sync has no buffer.
+  CHECK(policy::max_reports(at(41, {"algorithm.name=ts"})) == 0);
+  CHECK(policy::liveness_warnings(at(41, {"algorithm.name=ts"})).empty());
+  CHECK(policy::liveness_warnings(at(41, {"policy.kind=sync"})).empty());
+  // FTS's target setting: the target's T reports and one message from each of the 7 peers.
+  const auto peers = at(13, {"algorithm.name=fts", "world.peer_observations=3", "algorithm.fts_one_shot=true"});
+  CHECK(policy::max_reports(peers) == 5 + 7);
+  REQUIRE(policy::liveness_warnings(peers).size() == 1);
+  CHECK(policy::liveness_warnings(peers)[0].find("one from each of the 7 peers") != std::string::npos);
+  CHECK(policy::liveness_warnings(at(12, {"algorithm.name=fts", "world.peer_observations=3", "algorithm.fts_one_shot=true"})).empty());
+  // The X-armed family has no buffer (fedbuff is refused there): never counted.
+  CHECK(policy::max_reports(scenario::load_scenario(
+            (fs::path(FEDSIM_SCENARIO_DIR) / "xarmed/garland.toml").string())) == 0);
+
+  // The bound is exact: at 40 the run aggregates once, at 41 never. The run still completes
+  // (every agent made its T iterations), and its files say that nothing was aggregated.
+  for (const int k : {40, 41}) {
+    INFO("K = " << k);
+    const fs::path dir = fedsim::test::fresh_dir("fedbuff-unfilled-" + std::to_string(k));
+    RunOptions opt;
+    opt.out_dir = dir.string();
+    opt.threads = 2;
+    const RunResult result = run_federation(at(k), opt);
+    CHECK(result.completed);
+    CHECK(result.reason.empty());
+    CHECK(fedsim::test::read_table(dir / "rounds.csv").size() == (k == 40 ? 1u : 0u));
+    CHECK(result.releases == (k == 40 ? 1 : 0));  // dp-fts-de: no release, no privacy spent
+    if (k == 41) CHECK(result.epsilon == 0.0);
+  }
+}
+
+TEST_CASE("policy keys are named by the schema from the member a policy reads", "[policy][schema]") {
+  using scenario::PolicyConfig;
+  CHECK(scenario::policy_key(&PolicyConfig::round_timeout) == "policy.round_timeout");
+  CHECK(scenario::policy_key(&PolicyConfig::deadline) == "policy.deadline");
+  CHECK(scenario::policy_key(&PolicyConfig::buffer_size) == "policy.buffer_size");
+  CHECK(scenario::policy_key(&PolicyConfig::async_every) == "policy.async_every");
+  // Every registered policy's wait or count names a key the loader reads back.
+  for (const auto kind : {PolicyConfig::Kind::sync, PolicyConfig::Kind::deadline,
+                          PolicyConfig::Kind::quorum, PolicyConfig::Kind::async,
+                          PolicyConfig::Kind::fedbuff}) {
+    PolicyConfig c;
+    c.kind = kind;
+    const auto p = policy::make_round_policy(c);
+    for (const std::string key :
+         {p->round_wait_field() ? scenario::policy_key(p->round_wait_field()) : std::string(),
+          p->arrivals_field() ? scenario::policy_key(p->arrivals_field()) : std::string()}) {
+      if (key.empty()) continue;
+      INFO(key);
+      CHECK_NOTHROW(scenario::load_scenario((fs::path(FEDSIM_SCENARIO_DIR) / "tiny.toml").string(),
+                                            {key + "=3"}));
+    }
+  }
 }
