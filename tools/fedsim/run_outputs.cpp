@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "actors/policy/liveness.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/run_folder.hpp"
 #include "tools/fedsim/version.hpp"
@@ -41,10 +42,9 @@ nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::R
           {"wall_time_s", r.wall_time}};
 }
 
-}  // namespace
-
-nlohmann::json run_summary(const scenario::ScenarioConfig& c, const DriverResult& d,
-                           Driver driver) {
+/// The summary of the run's kind (Fed-PNE or HCT, or FBO).
+nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResult& d,
+                            Driver driver) {
   const actors::RunResult& r = d.run;
   if (c.xarmed.enabled) {
     const auto& fp = c.xarmed.fed_pne;
@@ -81,6 +81,17 @@ nlohmann::json run_summary(const scenario::ScenarioConfig& c, const DriverResult
   s["mean_simple_regret_by_iteration"] = r.mean_simple_regret;
   s["agents_without_observations"] = r.agents_without_observations;
   s["private_releases"] = r.releases;
+  return s;
+}
+
+}  // namespace
+
+nlohmann::json run_summary(const scenario::ScenarioConfig& c, const DriverResult& d,
+                           Driver driver) {
+  nlohmann::json s = kind_summary(c, d, driver);
+  // What the configuration foretold (a round that never closes, a buffer that never fills),
+  // beside the outcome it explains; absent when nothing was foreseen.
+  if (const auto w = actors::policy::liveness_warnings(c); !w.empty()) s["warnings"] = w;
   return s;
 }
 

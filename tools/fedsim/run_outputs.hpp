@@ -16,6 +16,8 @@ namespace fedsim::cli {
 /// run has no network and no clock: its message counts and virtual times are 0. A Fed-PNE or
 /// DP-Fed-PNE run of the loop also has "communication" (rounds, nodes_sent_per_client,
 /// nodes_received_per_client: DriverResult::communication); the actors' runs leave it out.
+/// "warnings" holds the liveness warnings of the configuration (actors/policy/liveness.hpp:
+/// a round that can never close, a fedbuff buffer that can never fill), when there are any.
 nlohmann::json run_summary(const scenario::ScenarioConfig& config, const DriverResult& result,
                            Driver driver);
 
