@@ -17,7 +17,6 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
-#include <any>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -247,9 +246,6 @@ struct Field {
   std::function<bool(const S&)> empty;  ///< tables: no entries (written inline as "key = []")
   std::function<void(std::vector<Row>&, const std::string& key, Family)> rows;  ///< table(s)
   std::function<std::vector<std::string>()> keys;  ///< table: every key of the sub-table
-  /// A field declared with a member pointer (T S::*): that pointer, so that code elsewhere can
-  /// ask for the field's key by the member it reads (field_name; scenarios/keys.hpp).
-  std::any member;
 
   Field& only(Family f) {
     family = f;
@@ -322,9 +318,7 @@ Field<S> value(std::string name, Getter<S, T> get, Rule<T> rule, std::string doc
 }
 template <class S, class T>
 Field<S> value(std::string name, T S::*m, Rule<T> rule, std::string doc) {
-  Field<S> f = value<S, T>(std::move(name), member(m), std::move(rule), std::move(doc));
-  f.member = m;
-  return f;
+  return value<S, T>(std::move(name), member(m), std::move(rule), std::move(doc));
 }
 template <class S, class M, class T>
 Field<S> value(std::string name, M S::*outer, T M::*inner, Rule<T> rule, std::string doc) {
@@ -515,18 +509,8 @@ Field<S> table(std::string name, std::function<Sub&(S&, Context&)> get,
 template <class S, class Sub>
 Field<S> table(std::string name, Sub S::*m, const Table<Sub>& (*schema)(),
                std::function<std::string(const Context&)> instead = nullptr) {
-  Field<S> f = table<S, Sub>(std::move(name), [m](S& s, Context&) -> Sub& { return s.*m; },
-                             schema, std::move(instead));
-  f.member = m;
-  return f;
-}
-
-/// The name of the field of `t` declared with the member `m` ("" if none is).
-template <class S, class T>
-std::string field_name(const Table<S>& t, T S::*m) {
-  for (const Field<S>& f : t.fields)
-    if (const auto* p = std::any_cast<T S::*>(&f.member); p != nullptr && *p == m) return f.name;
-  return "";
+  return table<S, Sub>(std::move(name), [m](S& s, Context&) -> Sub& { return s.*m; }, schema,
+                       std::move(instead));
 }
 
 /// An array of tables [[path.name]]; `init` prepares entry i before its keys are read.

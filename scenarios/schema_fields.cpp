@@ -9,8 +9,8 @@
 #include "actors/faults/corruptions.hpp"
 #include "actors/faults/loss_model.hpp"
 #include "actors/network_availability.hpp"
+#include "actors/policy/keys.hpp"
 #include "actors/policy/registry.hpp"
-#include "scenarios/keys.hpp"
 #include "scenarios/limits.hpp"
 #include "scenarios/schema.hpp"
 
@@ -21,6 +21,8 @@ namespace {
 using namespace schema;
 using fbo::Algorithm;
 using Policy = PolicyConfig::Kind;
+// The [policy] keys the policies' messages name are spelled once, in actors/policy/keys.hpp.
+namespace policy_keys = actors::policy::keys;
 
 // ---------------------------------------------------------------------------------------------
 // When a key has an effect.
@@ -651,12 +653,12 @@ const Table<PolicyConfig>& policy_table() {
                              "server opens empty rounds long after the run's work), got " +
                              std::to_string(p.dead_after_missed));
            }),
-       value("round_timeout", &PolicyConfig::round_timeout,
+       value(policy_keys::round_timeout, &PolicyConfig::round_timeout,
              {"must be > 0 seconds (inf: no timeout)", [](double v) { return v > 0; }, "> 0, inf"},
              "sync: seconds after the broadcast before missing agents count as having missed "
              "the round (X-armed: per pull)")
            .when(policy_is({Policy::sync})),
-       value("deadline", &PolicyConfig::deadline,
+       value(policy_keys::deadline, &PolicyConfig::deadline,
              {"must be > 0 seconds (inf: no deadline)", [](double v) { return v > 0; }, "> 0, inf"},
              "deadline, quorum fallback: seconds after the broadcast (X-armed: per pull)")
            .when(policy_is({Policy::deadline, Policy::quorum})),
@@ -701,7 +703,7 @@ const Table<PolicyConfig>& policy_table() {
                         : "used by policy.staleness = polynomial, not " +
                               name_of(c.policy.staleness);
            }),
-       value("buffer_size", &PolicyConfig::buffer_size, at_least(1),
+       value(policy_keys::buffer_size, &PolicyConfig::buffer_size, at_least(1),
              "fedbuff: K, the reports buffered (several per agent) per aggregation")
            .when(policy_is({Policy::fedbuff}))}};
   return t;
@@ -778,7 +780,7 @@ const Table<ScenarioConfig>& root_table() {
           [](ScenarioConfig& c, Context&) -> xarmed::FedPneConfig& { return c.xarmed.fed_pne; },
           fed_pne_table)
           .only(Family::xarmed),
-      table("policy", &ScenarioConfig::policy, policy_table),
+      table(policy_keys::table, &ScenarioConfig::policy, policy_table),
       table("privacy", &ScenarioConfig::privacy, privacy_table,
             [](const Context& c) -> std::string {
               return c.family == Family::xarmed
@@ -872,22 +874,6 @@ void validate(const ScenarioConfig& config) {
       c.xarmed.enabled ? xarmed_algorithm_name(c.xarmed) : name_of(c.algorithm.algorithm);
   check_all(ctx);
 }
-
-namespace {
-
-template <class T>
-std::string policy_key_of(T PolicyConfig::*field) {
-  const std::string table = schema::field_name(root_table(), &ScenarioConfig::policy);
-  const std::string name = schema::field_name(policy_table(), field);
-  if (table.empty() || name.empty())
-    throw std::logic_error("internal error: a [policy] member without a scenario key");
-  return table + "." + name;
-}
-
-}  // namespace
-
-std::string policy_key(double PolicyConfig::*field) { return policy_key_of(field); }
-std::string policy_key(int PolicyConfig::*field) { return policy_key_of(field); }
 
 std::string to_toml(const ScenarioConfig& config) {
   ScenarioConfig c = config;

@@ -2,9 +2,9 @@
 
 #include <cmath>
 
+#include "actors/policy/keys.hpp"
 #include "actors/policy/registry.hpp"
 #include "engine/fbo/algorithm_traits.hpp"
-#include "scenarios/keys.hpp"
 
 namespace fedsim::actors::policy {
 namespace {
@@ -25,7 +25,7 @@ std::vector<std::string> stall_warnings(const scenario::ScenarioConfig& config,
     if (!std::isfinite(net.partitions[i].end))
       lost = "world.network.partitions[" + std::to_string(i) + "] never ends";
   if (lost.empty()) return {};
-  const std::string key = scenario::policy_key(round_policy.round_wait_field());
+  const std::string key = keys::of(round_policy.round_wait_field());
   return {"policy '" + name_of(p.kind) + "' with " + key +
           " = inf may never close a round: " + lost +
           " and world.network.detection_delay = inf (the server is never told); the run "
@@ -39,7 +39,7 @@ std::vector<std::string> unreachable_count_warnings(const scenario::ScenarioConf
   if (field == nullptr) return {};
   const long long most = max_reports(config);
   if (most == 0 || config.policy.*field <= most) return {};  // nothing sent: nothing to aggregate
-  const std::string key = scenario::policy_key(field);
+  const std::string key = keys::of(field);
   const fbo::ReferenceConfig algo = scenario::reference_config(config);
   return {"policy '" + name_of(config.policy.kind) + "' with " + key + " = " +
           std::to_string(config.policy.*field) + " can never aggregate: the agents send at most " +

@@ -6,7 +6,7 @@
 ///  - a policy whose rounds close only on a count of arrivals (fedbuff's buffer_size) larger
 ///    than the reports the agents can send in the whole run: the run completes with no
 ///    aggregated round (rounds.csv empty; each agent learns from its own observations only).
-/// These warnings say so up front, naming the keys (scenario::policy_key, from the schema).
+/// These warnings say so up front, naming the keys (actors/policy/keys.hpp).
 #include <string>
 #include <vector>
 

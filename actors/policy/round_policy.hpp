@@ -60,7 +60,7 @@ class RoundPolicy {
   /// client); `never` (or 0) arms no timer.
   virtual double round_wait() const = 0;
   /// The PolicyConfig member round_wait() comes from, for messages naming its scenario key
-  /// (scenario::policy_key); nullptr if it has none.
+  /// (policy::keys::of); nullptr if it has none.
   virtual double scenario::PolicyConfig::*round_wait_field() const { return nullptr; }
 
   /// The PolicyConfig member holding the count of arrivals that alone closes a round (fedbuff's

@@ -10,11 +10,11 @@
 
 #include "actors/federation.hpp"
 #include "actors/integrity.hpp"
+#include "actors/policy/keys.hpp"
 #include "actors/policy/liveness.hpp"
 #include "actors/policy/registry.hpp"
 #include "actors/recorder.hpp"
 #include "actors/server.hpp"
-#include "scenarios/keys.hpp"
 #include "scenarios/loader.hpp"
 #include "tests/test_files.hpp"
 
@@ -221,13 +221,15 @@ TEST_CASE("fedbuff: a buffer larger than the run's reports is warned of, and the
   }
 }
 
-TEST_CASE("policy keys are named by the schema from the member a policy reads", "[policy][schema]") {
+TEST_CASE("policy keys are named from the member a policy reads, as the schema declares them",
+          "[policy][schema]") {
   using scenario::PolicyConfig;
-  CHECK(scenario::policy_key(&PolicyConfig::round_timeout) == "policy.round_timeout");
-  CHECK(scenario::policy_key(&PolicyConfig::deadline) == "policy.deadline");
-  CHECK(scenario::policy_key(&PolicyConfig::buffer_size) == "policy.buffer_size");
-  CHECK(scenario::policy_key(&PolicyConfig::async_every) == "policy.async_every");
-  // Every registered policy's wait or count names a key the loader reads back.
+  CHECK(policy::keys::of(&PolicyConfig::round_timeout) == "policy.round_timeout");
+  CHECK(policy::keys::of(&PolicyConfig::deadline) == "policy.deadline");
+  CHECK(policy::keys::of(&PolicyConfig::buffer_size) == "policy.buffer_size");
+  CHECK_THROWS_AS(policy::keys::of(&PolicyConfig::async_every), std::logic_error);  // not named
+  // Every registered policy's wait or count names a key the loader reads back (the schema
+  // declares these fields with the same names), and a value it checks under that key.
   for (const auto kind : {PolicyConfig::Kind::sync, PolicyConfig::Kind::deadline,
                           PolicyConfig::Kind::quorum, PolicyConfig::Kind::async,
                           PolicyConfig::Kind::fedbuff}) {
@@ -235,12 +237,14 @@ TEST_CASE("policy keys are named by the schema from the member a policy reads", 
     c.kind = kind;
     const auto p = policy::make_round_policy(c);
     for (const std::string key :
-         {p->round_wait_field() ? scenario::policy_key(p->round_wait_field()) : std::string(),
-          p->arrivals_field() ? scenario::policy_key(p->arrivals_field()) : std::string()}) {
+         {p->round_wait_field() ? policy::keys::of(p->round_wait_field()) : std::string(),
+          p->arrivals_field() ? policy::keys::of(p->arrivals_field()) : std::string()}) {
       if (key.empty()) continue;
       INFO(key);
-      CHECK_NOTHROW(scenario::load_scenario((fs::path(FEDSIM_SCENARIO_DIR) / "tiny.toml").string(),
-                                            {key + "=3"}));
+      const std::string tiny = (fs::path(FEDSIM_SCENARIO_DIR) / "tiny.toml").string();
+      CHECK_NOTHROW(scenario::load_scenario(tiny, {key + "=3"}));
+      CHECK_THROWS_WITH(scenario::load_scenario(tiny, {key + "=0"}),
+                        Catch::Contains("key '" + key + "'"));
     }
   }
 }
