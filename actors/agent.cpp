@@ -2,11 +2,20 @@
 
 #include <cmath>
 
+#include "actors/checkpoint/state_archive.hpp"
 #include "actors/failure.hpp"
 #include "engine/fbo/algorithm_traits.hpp"
 #include "engine/fbo/streams.hpp"
 #include "actors/integrity.hpp"
 #include "actors/logging.hpp"
+
+namespace fedsim::fbo {
+/// A pending query as checkpoint fields.
+template <class Archive>
+void fields(Archive& a, Choice& c) {
+  a(c.index, c.branch, c.source);
+}
+}  // namespace fedsim::fbo
 
 namespace fedsim::actors {
 namespace {
@@ -22,6 +31,16 @@ bool is_peer(const AgentActorState& s) {
   return static_cast<int>(s.id) >= s.shared->config.learners();
 }
 
+/// FTS: the pool of relayed vectors viewing the broadcast pool_source holds.
+void reset_pool(AgentActorState& s) {
+  const broadcast& b = *s.pool_source;
+  std::vector<const double*> inbox(s.shared->config.agents, nullptr);
+  for (size_t k = 0; k < b.sources.size(); ++k)
+    inbox[b.sources[k]] = b.joint.begin() + k * b.rows;
+  s.pool = fbo::FtsMessagePool(s.shared->config.fts_one_shot);
+  s.pool.reset(inbox, b.rows, static_cast<int>(s.id));
+}
+
 void start_iteration(self_ptr self) {
   auto& s = self->state;
   const auto& cfg = s.shared->config;
@@ -34,11 +53,7 @@ void start_iteration(self_ptr self) {
     if (b && b->released && b->round > s.used_round && (!cfg.fts_one_shot || s.used_round < 0)) {
       // Views of the shared broadcast buffer, which pool_source keeps alive: no copies.
       s.pool_source = *b;
-      std::vector<const double*> inbox(cfg.agents, nullptr);
-      for (size_t k = 0; k < b->sources.size(); ++k)
-        inbox[b->sources[k]] = s.pool_source->joint.begin() + k * b->rows;
-      s.pool = fbo::FtsMessagePool(cfg.fts_one_shot);
-      s.pool.reset(inbox, b->rows, static_cast<int>(s.id));
+      reset_pool(s);
     }
     input.pool = &s.pool;
   }
@@ -85,6 +100,7 @@ void finish_evaluations(self_ptr self, double now) {
   for (int k = 0; k < n; ++k) {
     const fbo::Choice& c = s.pending[k];
     const fbo::Evaluation e = fbo::evaluate(*s.agent, f, c.index, noise_sd, *s.noise);
+    s.history.emplace_back(c.index, e.y);
     const double fx = e.f, y = e.y;
     if (peer) continue;  // a peer's history, not a query of the run: not recorded
     s.best = s.has_best ? std::max(s.best, fx) : fx;
@@ -139,6 +155,32 @@ void reset_agent(self_ptr self) {
   auto& s = self->state;
   const int P = s.shared->context->partition.size();
   s.agent.emplace(static_cast<int>(s.id), static_cast<int>(s.id) % P, s.shared->context);
+  s.history.clear();
+}
+
+/// The agent's checkpoint fields, for both directions (actors/checkpoint/state_archive.hpp).
+/// Loading rebuilds what is derived: the engine agent from its history, the FTS pool from the
+/// broadcast it views.
+template <class Archive>
+void agent_fields(Archive& a, self_ptr self) {
+  auto& s = self->state;
+  RandomStream::State noise = s.noise->state();
+  std::vector<double> pool_weights = s.pool.weights();
+  double pool_total = s.pool.total();
+  a(noise, s.best, s.has_best, s.iteration, s.started, s.busy, s.alive, s.done, s.pending,
+    s.pending_report_round, s.used_round, s.latest, s.pool_source, pool_weights, pool_total,
+    s.history);
+  if constexpr (Archive::loading) {
+    s.noise = RandomStream::from_state(noise);
+    const auto history = s.history;
+    reset_agent(self);
+    for (const auto& [index, y] : history) s.agent->observe(index, y);
+    s.history = history;
+    if (s.pool_source) {
+      reset_pool(s);
+      s.pool.restore_weights(std::move(pool_weights), pool_total);
+    }
+  }
 }
 
 }  // namespace
@@ -184,6 +226,14 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
         self->state.alive = true;
         start_initial_design(self);  // no-op once started
         maybe_continue(self);
+        return caf::ok_atom_v;
+      },
+      [self](save_atom) {
+        return save_state(self->context(), [self](auto& a) { agent_fields(a, self); });
+      },
+      [self](restore_atom, const std::vector<char>& bytes) {
+        load_state(self->context(), bytes, "agent " + std::to_string(self->state.id),
+                   [self](auto& a) { agent_fields(a, self); });
         return caf::ok_atom_v;
       },
   };

@@ -50,9 +50,14 @@ struct AgentActorState {
   fbo::FtsMessagePool pool{false};
   /// FTS: the broadcast whose relayed vectors the pool views (kept alive while it draws).
   std::optional<broadcast> pool_source;
+  /// Every (grid index, observed y) the engine agent was given since its last reset, in order:
+  /// a checkpoint rebuilds the agent's posterior by observing them again.
+  std::vector<std::pair<std::int32_t, double>> history;
   static inline const char* name = "agent";
 };
 
+/// Besides the run's messages: (save_atom) -> its state for a checkpoint, and
+/// (restore_atom, bytes) -> ok, which puts a saved state back (actors/checkpoint/checkpoint.hpp).
 caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id,
                           std::shared_ptr<const AgentShared> shared);
 

@@ -1,5 +1,6 @@
 #include "actors/fed_pne_client.hpp"
 
+#include "actors/checkpoint/state_archive.hpp"
 #include "actors/failure.hpp"
 
 #include <algorithm>
@@ -64,6 +65,21 @@ void finish_phase(self_ptr self, double now) {
   maybe_start(self);
 }
 
+/// The client's checkpoint fields (its tree and problem are rebuilt from the scenario).
+template <class Archive>
+void client_fields(Archive& a, FedPneClientState& s) {
+  xarmed::FedPneClient::Snapshot engine = s.client->snapshot();
+  a(engine.broadcast.phase, engine.broadcast.depth, engine.broadcast.indices,
+    engine.broadcast.pulls_per_node, engine.done, engine.sums, engine.counts, engine.point,
+    engine.pending, s.latest, s.last_report, s.started_phase, s.steps_done, s.working_steps,
+    s.working_regret, s.regret, s.busy, s.alive, s.done);
+  if constexpr (Archive::loading) {
+    s.client.emplace(static_cast<int>(s.id), *s.shared->tree, s.shared->config.point,
+                     s.shared->dp_noise_std);
+    s.client->restore(engine);
+  }
+}
+
 }  // namespace
 
 caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self, node_id id,
@@ -102,6 +118,14 @@ caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self,
       [self](recover_notice, virtual_time) {
         self->state.alive = true;
         maybe_start(self);
+        return caf::ok_atom_v;
+      },
+      [self](save_atom) {
+        return save_state(self->context(), [self](auto& a) { client_fields(a, self->state); });
+      },
+      [self](restore_atom, const std::vector<char>& bytes) {
+        load_state(self->context(), bytes, "client " + std::to_string(self->state.id),
+                   [self](auto& a) { client_fields(a, self->state); });
         return caf::ok_atom_v;
       },
   };

@@ -1,5 +1,6 @@
 #include "actors/fed_pne_server.hpp"
 
+#include "actors/checkpoint/state_archive.hpp"
 #include "actors/failure.hpp"
 
 #include <cmath>
@@ -93,6 +94,7 @@ void close_phase(self_ptr self) {
   e.best_mean = out.global_means[out.elimination.best];
   e.confidence_width = out.confidence_width;
   self->send(s.shared->recorder, e);
+  self->send(s.shared->network, checkpoint_atom::value, static_cast<std::int64_t>(s.phases_closed));
   s.open = false;
   broadcast_phase(self);
 }
@@ -116,6 +118,16 @@ std::string unfinished_reason(const FedPneServerState& s) {
   if (s.phases_closed == 0 && m.done_count() == 0)
     return "no phase ever closed and no client finished";
   return "";
+}
+
+/// The server's checkpoint fields (the tree, schedule and policy are rebuilt from the scenario).
+template <class Archive>
+void server_fields(Archive& a, FedPneServerState& s) {
+  xarmed::FedPneServer::Snapshot engine = s.server->snapshot();
+  a(engine.broadcast.phase, engine.broadcast.depth, engine.broadcast.indices,
+    engine.broadcast.pulls_per_node, engine.means, engine.received, *s.members, s.phases_closed,
+    s.open, s.stopped, s.timer_armed, s.late, s.rejected, s.event_seq, s.now);
+  if constexpr (Archive::loading) s.server->restore(engine);
 }
 
 template <class Body>
@@ -208,6 +220,14 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
         });
       },
       [self](caf::get_atom) { return unfinished_reason(self->state); },
+      [self](save_atom) {
+        return save_state(self->context(), [self](auto& a) { server_fields(a, self->state); });
+      },
+      [self](restore_atom, const std::vector<char>& bytes) {
+        load_state(self->context(), bytes, "server",
+                   [self](auto& a) { server_fields(a, self->state); });
+        return caf::ok_atom_v;
+      },
   };
 }
 

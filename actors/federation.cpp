@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 
 #include "actors/accountant.hpp"
@@ -40,8 +41,74 @@ std::int64_t fail_agent_from_environment() {
   return (*end == '\0' && n >= 0) ? n : -1;
 }
 
+/// The federation's members, for checkpoints.
+struct Members {
+  caf::actor network, server, recorder, accountant;
+  const std::vector<caf::actor>& agents;
+};
+
+/// Asks `dest` for something and returns it; a failure becomes RunFailure naming the member.
+template <class T, class... Ts>
+T ask(caf::scoped_actor& self, const caf::actor& dest, Ts&&... xs) {
+  T out{};
+  std::string failure;
+  self->request(dest, caf::infinite, std::forward<Ts>(xs)...)
+      .receive([&](T& x) { out = std::move(x); },
+               [&](caf::error& e) { failure = describe_failure(e); });
+  if (!failure.empty()) throw RunFailure(failure);
+  return out;
+}
+
+/// Saves every member's state into a new checkpoint that replaces options.checkpoint_dir's.
+/// The network is paused at a quiet moment, so every member is idle.
+void take_checkpoint(caf::scoped_actor& self, const RunOptions& options, const Members& m,
+                     std::int64_t rounds, double time) {
+  namespace fs = std::filesystem;
+  const fs::path target = fs::absolute(options.checkpoint_dir).lexically_normal();
+  const fs::path staged = target.parent_path() / ("." + target.filename().string() + ".new");
+  fs::remove_all(staged);
+  fs::create_directories(staged);
+  Checkpoint c;
+  c.header = options.checkpoint_header;
+  c.rounds = rounds;
+  c.time = time;
+  c.network = ask<std::vector<char>>(self, m.network, save_atom::value);
+  c.server = ask<std::vector<char>>(self, m.server, save_atom::value);
+  c.recorder = ask<std::vector<char>>(self, m.recorder, save_atom::value, staged.string());
+  if (m.accountant) c.accountant = ask<std::vector<char>>(self, m.accountant, save_atom::value);
+  for (const auto& a : m.agents) c.members.push_back(ask<std::vector<char>>(self, a, save_atom::value));
+  write_checkpoint_state(staged, c);
+  publish_checkpoint(staged, target);
+  logger("federation")->info("checkpoint after {} rounds, virtual time {:.3f}: {}", rounds, time,
+                             target.string());
+}
+
+/// Puts every member's state back from options.resume. Throws std::invalid_argument when the
+/// checkpoint is of another federation.
+void restore_checkpoint(caf::scoped_actor& self, const RunOptions& options, const Members& m) {
+  const Checkpoint& c = *options.resume;
+  if (c.members.size() != m.agents.size() || c.accountant.empty() != !m.accountant)
+    throw std::invalid_argument("checkpoint " + c.location.string() + ": holds " +
+                                std::to_string(c.members.size()) + " members" +
+                                (c.accountant.empty() ? "" : " and an accountant") +
+                                ", the scenario has " + std::to_string(m.agents.size()) +
+                                (m.accountant ? " and an accountant" : ""));
+  ask<caf::ok_atom>(self, m.network, restore_atom::value, c.network);
+  ask<caf::ok_atom>(self, m.server, restore_atom::value, c.server);
+  ask<caf::ok_atom>(self, m.recorder, restore_atom::value, c.recorder, c.location.string());
+  if (m.accountant) ask<caf::ok_atom>(self, m.accountant, restore_atom::value, c.accountant);
+  for (std::size_t n = 0; n < m.agents.size(); ++n)
+    ask<caf::ok_atom>(self, m.agents[n], restore_atom::value, c.members[n]);
+}
+
+CheckpointSettings checkpoint_settings(const RunOptions& options) {
+  if (options.checkpoint_dir.empty()) return {};
+  return {options.checkpoint_every, options.interrupt};
+}
+
 /// Runs the network to quiescence, collects the recorder's files and result, stops the actors.
-/// Throws RunFailure naming the member when one failed.
+/// Throws RunFailure naming the member when one failed, RunInterrupted when it stopped at a
+/// checkpoint.
 RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& config,
                 const RunOptions& options, const caf::actor& network, const caf::actor& server,
                 const std::vector<caf::actor>& agents, const caf::actor& recorder,
@@ -49,6 +116,9 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
   RunResult result;
   caf::scoped_actor self{system};
   std::string failure;
+  const Members members{network, server, recorder, accountant, agents};
+  std::optional<RunInterrupted> interrupted;
+  int checkpoints_written = 0;
   // The recorder and the accountant are asked for results below; if one has died, the answer
   // is "receiver down" and the reason is in its down message.
   for (const auto& a : {recorder, accountant})
@@ -61,6 +131,14 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
   };
   self->send(network, caf::put_atom::value, agents, server, recorder, accountant,
              config.output.events);
+  try {
+    if (options.resume) restore_checkpoint(self, options, members);
+  } catch (...) {
+    for (const auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
+    for (const auto& a : {network, server, recorder, accountant})
+      if (a) self->send_exit(a, caf::exit_reason::user_shutdown);
+    throw;
+  }
   // Not a request: the network may itself die, and a blocking request would then wait for
   // ever; its reply (or its error) comes as an ordinary message, its death as a down message.
   self->monitor(network);
@@ -77,6 +155,23 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
         on_error(e);
         finished = true;
       },
+      [&](checkpoint_atom, std::int64_t rounds, double time, std::int32_t signal) {
+        try {
+          take_checkpoint(self, options, members, rounds, time);
+        } catch (const std::exception& e) {
+          failure = e.what();
+          finished = true;
+          return;
+        }
+        ++checkpoints_written;
+        if (signal != 0 || (options.stop_after_checkpoints > 0 &&
+                            checkpoints_written >= options.stop_after_checkpoints)) {
+          interrupted.emplace(signal, rounds, time, options.checkpoint_dir);
+          finished = true;
+          return;
+        }
+        self->send(network, resume_atom::value);
+      },
       [&](caf::down_msg& d) {
         if (d.source != network) {  // the network ends the run of a member that died
           if (d.reason && failure.empty()) failure = describe_failure(d.reason);
@@ -86,6 +181,12 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
         finished = true;
       });
   self->demonitor(network);
+  if (interrupted) {
+    for (const auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
+    for (const auto& a : {network, server, recorder, accountant})
+      if (a) self->send_exit(a, caf::exit_reason::user_shutdown);
+    throw *interrupted;
+  }
   if (failure.empty())
     self->request(recorder, caf::infinite, finish_atom::value, options.out_dir,
                   config.output.events, static_cast<std::int32_t>(learners),
@@ -141,7 +242,8 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
                              config.seed, options.out_dir);
   const caf::actor recorder = system.spawn(recorder_actor, options.on_round, options.out_dir,
                                                options.recorder_rows);
-  const caf::actor network = system.spawn(network_actor, make_network_plan(config));
+  const caf::actor network =
+      system.spawn(network_actor, make_network_plan(config), checkpoint_settings(options));
   shared->network = network;
   shared->recorder = recorder;
   shared->fail_agent = fail_agent_from_environment();
@@ -194,7 +296,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   if (is_private)
     accountant = system.spawn(accountant_actor, config.privacy.accountant,
                               algo.effective_delta(), config.privacy.budget);
-  const caf::actor network = system.spawn(network_actor, plan);
+  const caf::actor network = system.spawn(network_actor, plan, checkpoint_settings(options));
 
   auto agent_shared = std::make_shared<AgentShared>();
   agent_shared->context = context;

@@ -2,10 +2,12 @@
 /// Spawns and wires one federation run from a validated scenario configuration and runs it in
 /// virtual time to completion: the entry point of `fedsim run`, and the embedding API for a
 /// program that wants a federation inside its own code.
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "actors/checkpoint/checkpoint.hpp"
 #include "actors/network.hpp"
 #include "actors/recorder.hpp"
 #include "actors/run_config.hpp"
@@ -19,6 +21,21 @@ struct RunOptions {
   /// Rows of each output file the recorder holds in memory before it spills sorted chunks
   /// to hidden files in out_dir (merged at the end): bounds a long run's memory.
   std::size_t recorder_rows = default_recorder_rows;
+
+  /// Checkpoints (actors/checkpoint/checkpoint.hpp): none unless checkpoint_dir is set. Each
+  /// new checkpoint replaces the folder's previous one.
+  std::string checkpoint_dir;
+  /// After every this many rounds (Fed-PNE: phases) closed; 0: only on an interrupt.
+  std::int64_t checkpoint_every = 0;
+  /// Set to a non-zero value (a signal number) from anywhere, a signal handler included: the
+  /// run takes a checkpoint at its next quiet moment and stops with RunInterrupted.
+  const std::atomic<int>* interrupt = nullptr;
+  /// Stored in every checkpoint, for the caller (fedsim run: the resolved configuration).
+  std::string checkpoint_header;
+  /// Continue the run this checkpoint was taken of (same configuration) instead of starting.
+  const Checkpoint* resume = nullptr;
+  /// For tests: stop with RunInterrupted (signal 0) after writing this many checkpoints.
+  int stop_after_checkpoints = 0;
 };
 
 struct RunResult {
@@ -47,8 +64,9 @@ struct RunResult {
 void add_fedsim_types(caf::actor_system_config& cfg);
 
 /// Runs the federation described by `config` (already validated) in its own actor system with
-/// options.threads threads. Throws on a setup error, and RunFailure (actors/failure.hpp),
-/// naming the actor, when a member of the federation failed during the run.
+/// options.threads threads. Throws on a setup error, RunFailure (actors/failure.hpp), naming
+/// the actor, when a member of the federation failed during the run, and RunInterrupted
+/// (actors/checkpoint/checkpoint.hpp) when it stopped at a checkpoint.
 RunResult run_federation(const scenario::ScenarioConfig& config, const RunOptions& options);
 
 /// The same inside the caller's actor system (its config must have had add_fedsim_types);

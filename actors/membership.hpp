@@ -49,6 +49,13 @@ class Membership {
   /// are kept (the caller clears them when it has used them).
   std::vector<int> close_round();
 
+  /// Every field, for checkpoints (actors/checkpoint.hpp).
+  template <class Inspector>
+  friend typename Inspector::result_type inspect(Inspector& f, Membership& m) {
+    return f(m.dead_after_missed_, m.done_, m.dead_, m.contributed_, m.missed_, m.expected_,
+             m.done_count_, m.contributors_, m.expected_contributors_);
+  }
+
  private:
   /// Applies a change of n's flags, keeping the counts right.
   void set(int n, bool done, bool dead);

@@ -321,4 +321,11 @@ CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::phase_event))
 CAF_ADD_ATOM(fedsim, fedsim::actors, run_atom, "run")
 CAF_ADD_ATOM(fedsim, fedsim::actors, charge_atom, "charge")
 CAF_ADD_ATOM(fedsim, fedsim::actors, finish_atom, "finish")
+// Checkpoints (actors/checkpoint/checkpoint.hpp): (checkpoint_atom, ...) asks the network for one
+// at the next quiet moment and announces it to the driver; (save_atom) -> the member's state
+// bytes; (restore_atom, bytes) puts them back; (resume_atom) lets a paused network go on.
+CAF_ADD_ATOM(fedsim, fedsim::actors, checkpoint_atom, "checkpoint")
+CAF_ADD_ATOM(fedsim, fedsim::actors, save_atom, "save")
+CAF_ADD_ATOM(fedsim, fedsim::actors, restore_atom, "restore")
+CAF_ADD_ATOM(fedsim, fedsim::actors, resume_atom, "resume")
 CAF_END_TYPE_ID_BLOCK(fedsim)

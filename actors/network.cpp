@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "actors/checkpoint/state_archive.hpp"
 #include "actors/failure.hpp"
 #include "actors/faults/corruptions.hpp"
 #include "engine/rng.hpp"
@@ -150,6 +151,15 @@ void advance(self_ptr self) {
                          t.final_time);
       return;
     }
+    // A quiet moment: every member idle, every message in flight queued.
+    const int signal = s.checkpoints.interrupt ? s.checkpoints.interrupt->load() : 0;
+    if (s.driver && (s.checkpoint_due || signal != 0)) {
+      s.checkpoint_due = false;
+      s.paused = true;
+      self->send(s.driver, checkpoint_atom::value, s.rounds_closed, s.now,
+                 static_cast<std::int32_t>(signal));
+      return;
+    }
     s.now = s.queue.top().time;
     while (!s.queue.empty() && s.queue.top().time == s.now) {
       PendingEvent ev = s.queue.top();
@@ -189,6 +199,35 @@ void advance(self_ptr self) {
   }
 }
 
+/// The network's checkpoint fields (the plan and the wiring come from the scenario and the
+/// federation): the clock, the queue in delivery order, counters, totals and link states.
+template <class Archive>
+void network_fields(Archive& a, NetworkState& s) {
+  std::vector<PendingEvent> queue;
+  std::vector<std::vector<double>> up, down;
+  if constexpr (!Archive::loading) {
+    for (auto copy = s.queue; !copy.empty(); copy.pop()) queue.push_back(copy.top());
+    for (const auto& m : s.uplink_loss) up.push_back(m->save());
+    for (const auto& m : s.downlink_loss) down.push_back(m->save());
+  }
+  auto& t = s.totals;
+  a(s.now, queue, s.agent_counters, up, down, s.server_counter, s.network_counter, s.log_seq,
+    t.sent, t.delivered, t.dropped, t.duplicated, t.corrupted, t.bytes, t.final_time,
+    s.rounds_closed);
+  if constexpr (Archive::loading) {
+    if (s.agent_counters.size() != s.plan.agents.size() || up.size() != s.uplink_loss.size() ||
+        down.size() != s.downlink_loss.size())
+      throw std::runtime_error("checkpoint of another number of agents");
+    s.queue = {};
+    for (auto& e : queue) s.queue.push(std::move(e));
+    for (std::size_t n = 0; n < up.size(); ++n) {
+      s.uplink_loss[n]->load(up[n]);
+      s.downlink_loss[n]->load(down[n]);
+    }
+    s.restored = true;
+  }
+}
+
 std::uint64_t next_counter(NetworkState& s, node_id from) {
   if (from == server_node) return s.server_counter++;
   if (from < s.agent_counters.size()) return s.agent_counters[from]++;
@@ -197,9 +236,11 @@ std::uint64_t next_counter(NetworkState& s, node_id from) {
 
 }  // namespace
 
-caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan plan) {
+caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan plan,
+                            CheckpointSettings checkpoints) {
   auto& s = self->state;
   s.plan = std::move(plan);
+  s.checkpoints = checkpoints;
   s.agent_counters.assign(s.plan.agents.size(), 0);
   fail_loudly(self, "network");
   self->set_down_handler([self](caf::down_msg& d) {
@@ -227,12 +268,38 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
         auto& s = self->state;
         const std::uint64_t counter = next_counter(s, env.from);
         s.inbox.emplace_back(counter, std::move(env));
-        if (s.running && s.outstanding == 0) advance(self);
+        if (s.running && s.outstanding == 0 && !s.paused) advance(self);
+      },
+      [self](checkpoint_atom, std::int64_t rounds_closed) {
+        auto& s = self->state;
+        s.rounds_closed = rounds_closed;
+        if (s.checkpoints.every > 0 && rounds_closed % s.checkpoints.every == 0)
+          s.checkpoint_due = true;
+      },
+      [self](resume_atom) {
+        auto& s = self->state;
+        if (!s.paused) return;
+        s.paused = false;
+        advance(self);
+      },
+      [self](save_atom) {
+        return save_state(self->context(), [self](auto& a) { network_fields(a, self->state); });
+      },
+      [self](restore_atom, const std::vector<char>& bytes) {
+        load_state(self->context(), bytes, "network",
+                   [self](auto& a) { network_fields(a, self->state); });
+        return caf::ok_atom_v;
       },
       [self](run_atom) -> caf::response_promise {
         auto& s = self->state;
+        // Before make_response_promise(), which takes the sender out of the current message.
+        s.driver = caf::actor_cast<caf::actor>(self->current_sender());
         s.finished = self->make_response_promise();
         s.running = true;
+        if (s.restored) {  // a checkpoint's state: the run goes on from its quiet moment
+          advance(self);
+          return s.finished;
+        }
         // Crash and recovery notices to the agents, and to the server after the detection delay.
         for (node_id n = 0; n < s.plan.agents.size(); ++n)
           for (const CrashPlan& c : s.plan.agents[n].crashes) {

@@ -5,6 +5,7 @@
 /// payloads) and delivers events in (time, sender, sender's counter) order. All events of one
 /// time are delivered as requests; the clock advances when every recipient has replied, so
 /// every envelope a handler sent is queued first (CAF keeps per-pair message order).
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <queue>
@@ -55,6 +56,18 @@ struct PendingEvent {
   }
 };
 
+/// When the network pauses for a checkpoint (actors/checkpoint/checkpoint.hpp).
+struct CheckpointSettings {
+  std::int64_t every = 0;                    ///< after every this many rounds closed (0: never)
+  const std::atomic<int>* interrupt = nullptr;  ///< non-zero: checkpoint now and stop (a signal)
+};
+
+/// A queued delivery as checkpoint fields (actors/checkpoint/state_archive.hpp).
+template <class Archive>
+void fields(Archive& a, PendingEvent& e) {
+  a(e.time, e.sender, e.counter, e.copy, e.system, e.env);
+}
+
 struct NetworkState {
   NetworkPlan plan;
   NetworkWiring wiring;
@@ -74,6 +87,12 @@ struct NetworkState {
   bool failed = false;  ///< a member failed: nothing more is delivered
   caf::response_promise finished;
   NetworkTotals totals;
+  CheckpointSettings checkpoints;
+  std::int64_t rounds_closed = 0;  ///< as the server last said
+  bool checkpoint_due = false;
+  bool paused = false;             ///< waiting for the driver to take a checkpoint
+  bool restored = false;           ///< state put back from a checkpoint: no new kickoff
+  caf::actor driver;               ///< who started the run: told of each checkpoint
   static inline const char* name = "network";
 };
 
@@ -84,7 +103,15 @@ struct NetworkState {
 ///  - `(run_atom)` from the federation: sends `kickoff` to the server and to every agent at
 ///    time 0 (a system event: the start of the run is not a message that can be lost), runs until no
 ///    event is left, then replies (sent, delivered, dropped, duplicated, corrupted, bytes,
-///    final time), or the error of the first member that failed.
-caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan plan);
+///    final time), or the error of the first member that failed;
+///  - `(checkpoint_atom, rounds closed)` from the server after each round (phase): at the next
+///    quiet moment (every handler of one time answered, what they sent queued) after a
+///    multiple of checkpoints.every rounds, or at the first quiet moment after an interrupt,
+///    the network pauses and sends `(checkpoint_atom, rounds closed, time, signal)` to the
+///    driver, which saves every member and answers `(resume_atom)` to go on (or stops the
+///    actors); `(save_atom)` -> the network's own state, `(restore_atom, bytes)` puts it back,
+///    after which `(run_atom)` continues from there instead of sending kickoffs.
+caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan plan,
+                            CheckpointSettings checkpoints = {});
 
 }  // namespace fedsim::actors

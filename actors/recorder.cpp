@@ -6,6 +6,7 @@
 #include <fstream>
 #include <tuple>
 
+#include "actors/checkpoint/state_archive.hpp"
 #include "actors/csv_writer.hpp"
 #include "actors/failure.hpp"
 #include "engine/fbo/algorithms.hpp"
@@ -152,6 +153,34 @@ RegretCurve mean_regret_curve(const std::vector<observation_event>& observations
   return out;
 }
 
+namespace {
+
+/// One sorter's checkpoint fields: its rows in memory, its spill files (linked into the
+/// checkpoint folder when saving, back into the spill folder when loading) and its count.
+template <class Archive, class Rows>
+void sorter_fields(Archive& a, Rows& rows, const std::filesystem::path& folder) {
+  using Row = std::decay_t<decltype(rows.rows_in_memory().front())>;
+  std::vector<Row> memory;
+  std::vector<std::string> spills;
+  std::uint64_t total = rows.size();
+  if constexpr (!Archive::loading) {
+    memory = rows.rows_in_memory();
+    spills = rows.link_spills_into(folder);
+  }
+  a(memory, spills, total);
+  if constexpr (Archive::loading) rows.restore(std::move(memory), spills, folder, total);
+}
+
+template <class Archive>
+void recorder_fields(Archive& a, RecorderState& s, const std::filesystem::path& folder) {
+  sorter_fields(a, s.observations, folder);
+  sorter_fields(a, s.events, folder);
+  sorter_fields(a, s.pulls, folder);
+  a(s.rounds, s.phases, s.observed, s.client_regret, s.last_time);
+}
+
+}  // namespace
+
 caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round,
                              std::string spill_folder, std::size_t rows_in_memory) {
   fail_loudly(self, "recorder");
@@ -192,6 +221,15 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCall
         s.pulls.push(e);
       },
       [self](const phase_event& e) { self->state.phases.push_back(e); },
+      [self](save_atom, const std::string& folder) {
+        return save_state(self->context(),
+                          [&](auto& a) { recorder_fields(a, self->state, folder); });
+      },
+      [self](restore_atom, const std::vector<char>& bytes, const std::string& folder) {
+        load_state(self->context(), bytes, "recorder",
+                   [&](auto& a) { recorder_fields(a, self->state, folder); });
+        return caf::ok_atom_v;
+      },
       [self](finish_atom, const std::string& folder, bool events, std::int32_t agents,
              std::int32_t iterations) -> caf::result<std::vector<double>, double, std::int32_t> {
         auto& s = self->state;

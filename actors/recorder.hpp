@@ -57,6 +57,8 @@ struct RecorderState {
 /// cumulative regret (N values; 0 for a client that never pulled).
 /// Memory is bounded: at most rows_in_memory rows per file are held; beyond that, sorted
 /// chunks go to hidden spill files in spill_folder, merged into the files at the end.
+/// Checkpoints: (save_atom, folder) -> its state (spill files linked into folder), and
+/// (restore_atom, bytes, folder) -> ok.
 caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round,
                              std::string spill_folder, std::size_t rows_in_memory);
 

@@ -1,5 +1,6 @@
 #include "actors/server.hpp"
 
+#include "actors/checkpoint/state_archive.hpp"
 #include "actors/failure.hpp"
 #include "actors/integrity.hpp"
 #include "actors/logging.hpp"
@@ -100,6 +101,8 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
     members(s).set_contributed(n, false);
   }
   ++s.round;
+  // Rounds closed so far: the network takes a checkpoint after a multiple of checkpoint_every.
+  self->send(s.shared->network, checkpoint_atom::value, static_cast<std::int64_t>(s.round));
   open_round(self);
 }
 
@@ -297,6 +300,18 @@ std::string unfinished_reason(const ServerState& s) {
   return "";
 }
 
+/// The server's checkpoint fields, for both directions (the policy, the engine server and the
+/// shared configuration are rebuilt from the scenario).
+template <class Archive>
+void server_fields(Archive& a, ServerState& s) {
+  a(s.round, s.open, s.stopped, s.releasing, s.round_timer_armed, s.period_timer_armed, s.kept,
+    s.arrivals, s.empty_periods, s.late, s.dropped, s.rejected, s.learner_progressed,
+    s.event_seq, s.now, *s.members);
+  if constexpr (Archive::loading)
+    if (s.kept.size() != static_cast<std::size_t>(num_agents(s)))
+      throw std::runtime_error("checkpoint of another number of agents");
+}
+
 /// Runs `body(done)`, answering the network's delivery request once `done` is called.
 template <class Body>
 caf::response_promise handle(self_ptr self, double now, Body body) {
@@ -393,6 +408,14 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
         });
       },
       [self](caf::get_atom) { return unfinished_reason(self->state); },
+      [self](save_atom) {
+        return save_state(self->context(), [self](auto& a) { server_fields(a, self->state); });
+      },
+      [self](restore_atom, const std::vector<char>& bytes) {
+        load_state(self->context(), bytes, "server",
+                   [self](auto& a) { server_fields(a, self->state); });
+        return caf::ok_atom_v;
+      },
   };
 }
 

@@ -15,6 +15,8 @@
 /// each agent's vector, so without privacy this is exactly the weighted sum of every report;
 /// with privacy the agent's summed contribution is clipped as one (its sensitivity bound).
 /// On (get_atom) it answers why the run could not finish ("" if nothing stopped it).
+/// Checkpoints: it tells the network (checkpoint_atom, rounds closed) after every round;
+/// (save_atom) -> its state, (restore_atom, bytes) -> ok.
 #include <memory>
 #include <optional>
 #include <string>
@@ -48,6 +50,12 @@ struct KeptReport {
   std::int32_t round = 0;
   Eigen::VectorXd omega;
 };
+
+/// A kept report as checkpoint fields (actors/checkpoint/state_archive.hpp).
+template <class Archive>
+void fields(Archive& a, KeptReport& k) {
+  a(k.round, k.omega);
+}
 
 struct ServerState {
   std::shared_ptr<const ServerShared> shared;

@@ -17,8 +17,7 @@
 #include <string>
 #include <vector>
 
-#include <caf/binary_deserializer.hpp>
-#include <caf/binary_serializer.hpp>
+#include "actors/checkpoint/exact_serializer.hpp"
 
 namespace fedsim::actors {
 
@@ -47,6 +46,35 @@ class SpillSorter {
   }
 
   std::size_t size() const { return total_; }
+
+  /// Checkpoints (actors/checkpoint/checkpoint.hpp). The rows still in memory (unsorted).
+  const std::vector<T>& rows_in_memory() const { return rows_; }
+  /// Puts every spill file into `folder` under its own name (a hard link: spill files never
+  /// change once written; a copy where links fail) and returns the names, in order.
+  std::vector<std::string> link_spills_into(const std::filesystem::path& folder) const {
+    std::vector<std::string> names;
+    for (const auto& f : files_) {
+      names.push_back(f.filename().string());
+      link_or_copy(f, folder / f.filename());
+    }
+    return names;
+  }
+  /// Takes a saved state back: `rows` in memory, the spill files `names` (linked from
+  /// `folder` into this sorter's spill folder, which must be set) and the count of all rows.
+  void restore(std::vector<T> rows, const std::vector<std::string>& names,
+               const std::filesystem::path& folder, std::size_t total) {
+    remove_spills();
+    for (const auto& name : names) {
+      if (name.empty() || name.find('/') != std::string::npos || name[0] != '.')
+        throw std::runtime_error("recorder: checkpoint names a bad spill file '" + name + "'");
+      const auto target = folder_ / name;
+      std::filesystem::create_directories(folder_);
+      link_or_copy(folder / name, target);
+      files_.push_back(target);
+    }
+    rows_ = std::move(rows);
+    total_ = total;
+  }
   std::size_t spilled_chunks() const { return files_.size(); }
   std::size_t in_memory() const { return rows_.size(); }
 
@@ -122,7 +150,7 @@ class SpillSorter {
     std::vector<char> buf;
     for (T& r : rows_) {
       buf.clear();
-      caf::binary_serializer sink{nullptr, buf};
+      ExactSerializer sink{nullptr, buf};
       if (auto err = sink(r)) throw std::runtime_error("recorder: cannot serialise a row");
       const auto n = static_cast<std::uint32_t>(buf.size());
       out.write(reinterpret_cast<const char*>(&n), sizeof n);
@@ -134,12 +162,19 @@ class SpillSorter {
     rows_.clear();
   }
 
+  static void link_or_copy(const std::filesystem::path& from, const std::filesystem::path& to) {
+    std::error_code ec;
+    std::filesystem::remove(to, ec);
+    std::filesystem::create_hard_link(from, to, ec);
+    if (ec) std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+  }
+
   static bool read_row(std::ifstream& in, T& row) {
     std::uint32_t n = 0;
     if (!in.read(reinterpret_cast<char*>(&n), sizeof n)) return false;
     std::vector<char> buf(n);
     if (!in.read(buf.data(), n)) throw std::runtime_error("recorder: a spill file ends early");
-    caf::binary_deserializer source{nullptr, buf};
+    ExactDeserializer source{nullptr, buf};
     if (auto err = source(row)) throw std::runtime_error("recorder: cannot read a spilled row");
     return true;
   }

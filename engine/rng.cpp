@@ -19,6 +19,23 @@ RandomStream::RandomStream(std::uint64_t key) : key_(key) {
   }
 }
 
+RandomStream::State RandomStream::state() const {
+  State out;
+  out.key = key_;
+  for (int k = 0; k < 4; ++k) out.s[k] = s_[k];
+  out.spare_normal = spare_normal_;
+  out.has_spare = has_spare_;
+  return out;
+}
+
+RandomStream RandomStream::from_state(const State& state) {
+  RandomStream r(state.key);
+  for (int k = 0; k < 4; ++k) r.s_[k] = state.s[k];
+  r.spare_normal_ = state.spare_normal;
+  r.has_spare_ = state.has_spare;
+  return r;
+}
+
 RandomStream RandomStream::derive(std::string_view purpose, std::uint64_t id) const {
   return RandomStream(mix64(mix64(key_ ^ fnv1a(purpose)) ^ id));
 }

@@ -60,6 +60,17 @@ class RandomStream {
 
   std::uint64_t key() const { return key_; }
 
+  /// Everything that decides the stream's future draws: a checkpoint saves it, and a stream
+  /// restored from it continues exactly where the saved one was.
+  struct State {
+    std::uint64_t key = 0;
+    std::uint64_t s[4] = {0, 0, 0, 0};
+    double spare_normal = 0.0;
+    bool has_spare = false;
+  };
+  State state() const;
+  static RandomStream from_state(const State& state);
+
  private:
   explicit RandomStream(std::uint64_t key);
   std::uint64_t key_;

@@ -1,5 +1,7 @@
 /// Bernoulli loss: every message is lost independently with probability p (the link's
 /// `drop = p` shorthand). No state.
+#include <stdexcept>
+
 #include "actors/faults/loss_model.hpp"
 
 namespace fedsim::actors::faults {
@@ -9,6 +11,10 @@ class BernoulliLoss final : public LossModel {
  public:
   explicit BernoulliLoss(double p) : p_(p) {}
   bool lost(RandomStream& rng) override { return rng.bernoulli(p_); }
+  std::vector<double> save() const override { return {}; }
+  void load(const std::vector<double>& state) override {
+    if (!state.empty()) throw std::invalid_argument("bernoulli loss: has no state");
+  }
 
  private:
   double p_;

@@ -5,6 +5,7 @@
 /// rate is p/(p+r) h + r/(p+r) k. A link starts good. Two draws per message, whatever the
 /// state, so the stream positions after it never depend on the state.
 #include <cmath>
+#include <stdexcept>
 
 #include "actors/faults/loss_model.hpp"
 
@@ -21,6 +22,13 @@ class GilbertElliottLoss final : public LossModel {
     const double move = rng.uniform();
     bad_ = bad_ ? !(move < r_) : move < p_;
     return lost;
+  }
+
+  std::vector<double> save() const override { return {bad_ ? 1.0 : 0.0}; }
+  void load(const std::vector<double>& state) override {
+    if (state.size() != 1 || (state[0] != 0.0 && state[0] != 1.0))
+      throw std::invalid_argument("gilbert-elliott loss: a state is one number, 0 or 1");
+    bad_ = state[0] == 1.0;
   }
 
  private:

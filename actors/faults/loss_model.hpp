@@ -20,6 +20,12 @@ class LossModel {
   /// Whether the message now crossing the link is lost. Called once per message in the order
   /// the link carries them; draws only from `rng` (the message's keyed stream).
   virtual bool lost(RandomStream& rng) = 0;
+  /// The link's state as numbers, for a checkpoint (empty for a memoryless model), and the
+  /// state put back from them: load(save()) on a fresh model of the same parameters gives a
+  /// model that loses exactly what the saved one would have. Throws std::invalid_argument on
+  /// numbers that save() could not have written.
+  virtual std::vector<double> save() const = 0;
+  virtual void load(const std::vector<double>& state) = 0;
 };
 
 /// A model's numeric parameters by name (every parameter of its kind is present once resolved).

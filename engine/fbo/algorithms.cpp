@@ -70,6 +70,13 @@ void FtsMessagePool::reset(const std::vector<const Eigen::VectorXd*>& messages, 
   reset(views, dim, exclude);
 }
 
+void FtsMessagePool::restore_weights(std::vector<double> weights, double total) {
+  if (weights.size() != messages_.size())
+    throw std::invalid_argument("FtsMessagePool: restored weights do not match the messages");
+  weights_ = std::move(weights);
+  total_ = total;  // as saved, not re-summed: draws stay bit-identical
+}
+
 Eigen::Map<const Eigen::VectorXd> FtsMessagePool::draw(RandomStream& rng, int* source) {
   if (empty()) throw std::logic_error("FTS message pool is empty");
   const double u = rng.uniform() * total_;

@@ -53,6 +53,13 @@ class FtsMessagePool {
   /// Draws m ~ P_N, returns a view of its message and (in one-shot mode) removes it.
   Eigen::Map<const Eigen::VectorXd> draw(RandomStream& rng, int* source);
 
+  /// The draw weights (one-shot mode zeroes each message drawn): with the messages, all a
+  /// checkpoint needs to put a pool back as it was. restore_weights() follows a reset() with
+  /// the same messages.
+  const std::vector<double>& weights() const { return weights_; }
+  double total() const { return total_; }
+  void restore_weights(std::vector<double> weights, double total);
+
  private:
   bool remove_after_use_;
   std::vector<const double*> messages_;

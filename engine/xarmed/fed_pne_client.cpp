@@ -22,6 +22,7 @@ void FedPneClient::start_phase(const PhaseBroadcast& b) {
     throw std::invalid_argument("fed-pne client: broadcast names a node outside the partition");
   }
   cells_ = std::move(cells);
+  broadcast_ = b;
   phase_ = b.phase;
   pulls_per_node_ = b.pulls_per_node;
   total_ = b.length();
@@ -29,6 +30,32 @@ void FedPneClient::start_phase(const PhaseBroadcast& b) {
   sums_.assign(cells_.size(), 0.0);
   counts_.assign(cells_.size(), 0);
   pending_ = false;
+}
+
+FedPneClient::Snapshot FedPneClient::snapshot() const {
+  Snapshot out;
+  out.broadcast = broadcast_;
+  out.done = done_;
+  out.sums = sums_;
+  out.counts = counts_;
+  out.point.assign(point_.data(), point_.data() + point_.size());
+  out.pending = pending_;
+  return out;
+}
+
+void FedPneClient::restore(const Snapshot& snap) {
+  if (snap.broadcast.phase > 0) {
+    start_phase(snap.broadcast);
+    if (snap.sums.size() != cells_.size() || snap.counts.size() != cells_.size() ||
+        snap.done < 0 || snap.done > total_)
+      throw std::invalid_argument("fed-pne client: snapshot does not match its phase");
+    done_ = snap.done;
+    sums_ = snap.sums;
+    counts_ = snap.counts;
+    pending_ = snap.pending;
+  }
+  point_ = Eigen::Map<const Eigen::VectorXd>(snap.point.data(),
+                                             static_cast<Eigen::Index>(snap.point.size()));
 }
 
 const Eigen::VectorXd& FedPneClient::propose(RandomStream& rng) {

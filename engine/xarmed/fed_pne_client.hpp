@@ -50,6 +50,21 @@ class FedPneClient {
   /// The local means of a finished phase. Throws std::logic_error before phase_done().
   ClientReport report() const;
 
+  /// Everything that changes during a run: a checkpoint saves it, and restore() on a client
+  /// built with the same id, tree, rule and noise puts it back exactly (the phase's cells are
+  /// recomputed from its broadcast).
+  struct Snapshot {
+    PhaseBroadcast broadcast;  ///< the current phase's (phase 0: none started)
+    std::int64_t done = 0;
+    std::vector<double> sums;
+    std::vector<std::int64_t> counts;
+    std::vector<double> point;
+    bool pending = false;
+  };
+  Snapshot snapshot() const;
+  /// Throws std::invalid_argument when the snapshot does not fit this client's tree.
+  void restore(const Snapshot& snapshot);
+
  private:
   std::int64_t nodes_as_int() const { return static_cast<std::int64_t>(cells_.size()); }
   int id_;
@@ -60,6 +75,7 @@ class FedPneClient {
   std::int64_t pulls_per_node_ = 0;
   std::int64_t total_ = 0;
   std::int64_t done_ = 0;
+  PhaseBroadcast broadcast_;  ///< the current phase's, for snapshots
   std::vector<Box> cells_;
   std::vector<double> sums_;
   std::vector<std::int64_t> counts_;

@@ -35,6 +35,20 @@ void FedPneServer::prepare(std::int64_t phase, int depth, std::vector<std::uint6
   received_count_ = 0;
 }
 
+FedPneServer::Snapshot FedPneServer::snapshot() const {
+  return Snapshot{broadcast_, means_, received_};
+}
+
+void FedPneServer::restore(const Snapshot& snap) {
+  if (snap.means.size() != means_.size() || snap.received.size() != received_.size())
+    throw std::invalid_argument("fed-pne server: snapshot of another number of clients");
+  broadcast_ = snap.broadcast;
+  means_ = snap.means;
+  received_ = snap.received;
+  received_count_ = 0;
+  for (const bool r : received_) received_count_ += r ? 1 : 0;
+}
+
 ReportStatus FedPneServer::receive(const ClientReport& r) {
   if (r.client < 0 || r.client >= clients()) return ReportStatus::unknown_client;
   if (r.phase != broadcast_.phase) return ReportStatus::wrong_phase;

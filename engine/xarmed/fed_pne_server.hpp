@@ -47,6 +47,18 @@ class FedPneServer {
   /// Throws std::logic_error with no report.
   PhaseOutcome close_phase_with_reports();
 
+  /// Everything that changes during a run (the tree and the schedule do not): a checkpoint
+  /// saves it, and restore() on a server built with the same tree, parameters, clients and
+  /// budget puts it back exactly.
+  struct Snapshot {
+    PhaseBroadcast broadcast;
+    std::vector<std::vector<double>> means;
+    std::vector<bool> received;
+  };
+  Snapshot snapshot() const;
+  /// Throws std::invalid_argument when the snapshot's client count differs.
+  void restore(const Snapshot& snapshot);
+
  private:
   /// Algorithm 2 lines 5-8: expand `indices` (at `depth`) while |K| tau_h < M or tau_h <= 1,
   /// then fix the pull count.

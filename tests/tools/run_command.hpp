@@ -20,9 +20,9 @@ inline std::string fedsim_binary() {
   return env && *env ? env : FEDSIM_BINARY;
 }
 
-/// Runs `fedsim ARGS` through the shell, capturing both output streams.
-inline CommandResult run_fedsim(const std::string& args) {
-  const std::string command = fedsim_binary() + " " + args + " 2>&1";
+/// Runs a shell command line, capturing both output streams.
+inline CommandResult run_shell(const std::string& line) {
+  const std::string command = "{ " + line + " ; } 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return {-1, "popen failed"};
   std::string out;
@@ -31,6 +31,11 @@ inline CommandResult run_fedsim(const std::string& args) {
   while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
   const int status = pclose(pipe);
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+/// Runs `fedsim ARGS` through the shell, capturing both output streams.
+inline CommandResult run_fedsim(const std::string& args) {
+  return run_shell(fedsim_binary() + " " + args);
 }
 
 /// The Python that runs fedsim's scripts: FEDSIM_PYTHON, else Debian's /usr/bin/python3

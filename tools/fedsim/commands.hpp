@@ -19,6 +19,13 @@ struct IncompleteRun : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A run stopped at a checkpoint by a signal: main() prints "fedsim: interrupted: <what>" and
+/// exits with `code` (128 + the signal's number, as a shell reports a signal).
+struct RunStopped : std::runtime_error {
+  RunStopped(const std::string& what, int exit_code) : std::runtime_error(what), code(exit_code) {}
+  int code;
+};
+
 /// `fedsim privacy`: the privacy accountant as a calculator.
 void add_privacy_command(CLI::App& app);
 /// `fedsim run`: a scenario file run by a federation of actors or (--driver loop) the engine's loop.

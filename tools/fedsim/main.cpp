@@ -1,7 +1,9 @@
 // The `fedsim` command line. Exit codes: 0 success; 2 a usage error (a bad argument, option
 // value, scenario file or output folder: "fedsim: error: ..."); 3 a run that could not complete
 // (its outputs are written: "fedsim: run did not complete: ..."); 1 a run that failed
-// ("fedsim: failed: ...") or an internal error, a bug ("fedsim: internal error: ...").
+// ("fedsim: failed: ...") or an internal error, a bug ("fedsim: internal error: ...");
+// 128 + N a run stopped by signal N (SIGINT: 130) after saving a checkpoint
+// ("fedsim: interrupted: ...", naming the command that continues it).
 // Every message is one line: what it echoes is escaped and cut (scenarios/echo.hpp).
 #include <exception>
 #include <iostream>
@@ -49,6 +51,8 @@ int main(int argc, char** argv) {
     return report("error", e.what(), 2);
   } catch (const fedsim::scenario::ScenarioError& e) {
     return report("error", e.what(), 2);
+  } catch (const fedsim::cli::RunStopped& e) {
+    return report("interrupted", e.what(), e.code);
   } catch (const fedsim::cli::IncompleteRun& e) {
     return report("run did not complete", e.what(), 3);
   } catch (const std::logic_error& e) {  // a broken invariant: a bug, not the user's input

@@ -3,9 +3,12 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 
 #include "actors/federation.hpp"
 #include "actors/logging.hpp"
@@ -13,6 +16,7 @@
 #include "tools/fedsim/commands.hpp"
 #include "scenarios/echo.hpp"
 #include "tools/fedsim/loop_driver.hpp"
+#include "tools/fedsim/run_checkpoint.hpp"
 #include "tools/fedsim/run_folder.hpp"
 #include "tools/fedsim/run_outputs.hpp"
 
@@ -41,37 +45,52 @@ struct RunCommandOptions {
   bool has_seed = false;
   std::string log_level;
   std::string driver = "actors";
+  long long checkpoint_every = 0;
+  std::string resume;
 };
 
-void run(RunCommandOptions& o) {
-  scenario::ScenarioConfig config;
+/// FEDSIM_DEBUG_STOP_AFTER_CHECKPOINTS=n stops the run as if interrupted by SIGINT once it has
+/// written n checkpoints: a deterministic interruption for tests (a real signal arrives at
+/// whatever round the run is in).
+int stop_after_checkpoints_from_environment() {
+  const char* v = std::getenv("FEDSIM_DEBUG_STOP_AFTER_CHECKPOINTS");
+  if (!v || !*v) return 0;
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  return (*end == '\0' && n > 0 && n < 1000000) ? static_cast<int>(n) : 0;
+}
+
+/// A new run's configuration and folder: the scenario with its overrides, --out checked.
+scenario::ScenarioConfig fresh_config(const RunCommandOptions& o) {
+  if (o.scenario.empty())
+    throw UsageError("give a SCENARIO file to run, or --resume DIR to continue an interrupted run");
   try {
     auto overrides = o.overrides;
     if (o.has_seed) overrides.push_back("seed=" + std::to_string(parse_seed(o.seed)));
     scenario::LoadedScenario loaded = scenario::load_scenario_file(o.scenario, overrides);
     for (const std::string& w : loaded.warnings) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
-    config = std::move(loaded.config);
+    return std::move(loaded.config);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  if (o.threads < 0) throw UsageError("--threads must be >= 0");
-  const Driver driver = parse_driver(o.driver);
-  check_driver(config, driver);
-  if (!o.log_level.empty()) {
-    try {
-      actors::set_log_levels(o.log_level);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--log-level: ") + e.what());
-    }
+}
+
+/// Refuses --out when it holds something this run must not replace.
+void check_fresh_folder(const std::filesystem::path& dir, const scenario::ScenarioConfig& config,
+                        bool force) {
+  if (has_checkpoint(dir)) {
+    if (!force)
+      throw UsageError("--out " + scenario::quote(dir.string()) +
+                       " holds the checkpoint of an interrupted run; continue it with `fedsim run "
+                       "--resume " + dir.string() + "`, or give --force to start over");
+    remove_checkpoint(dir);
   }
-  const std::filesystem::path dir = o.out.empty() ? "out/" + config.name : o.out;
-  const FolderLock lock(dir, current_command_line());
   switch (folder_state(dir, config)) {
     case FolderState::absent:
     case FolderState::empty:
-    case FolderState::same_run: break;
+    case FolderState::same_run: return;
     case FolderState::other_run:
-      if (o.force) break;
+      if (force) return;
       throw UsageError("--out " + scenario::quote(dir.string()) +
                        " holds a run of another configuration; give --force to replace it, or "
                        "choose another --out");
@@ -79,26 +98,10 @@ void run(RunCommandOptions& o) {
       throw UsageError("--out " + scenario::quote(dir.string()) +
                        " holds files that are not a run's; choose another --out");
   }
-  StagingFolder staging(dir);
-  write_resolved_config(staging.path(), config);
+}
 
-  actors::RunOptions options;
-  options.out_dir = staging.path().string();
-  options.threads = o.threads;
-  const bool tty = isatty(fileno(stderr));
-  const int every = std::max(1, config.algorithm.iterations / 10);
-  if (!o.quiet)
-    options.on_round = [tty, every](const actors::round_event& r) {
-      if (!tty && r.round % every != 0) return;
-      std::fprintf(stderr, "%sround %d  time %.3f  eps %.3f  agents alive %d  participants %d%s",
-                   tty ? "\r" : "", r.round, r.time, r.epsilon, r.alive, r.participants,
-                   tty ? "   " : "\n");
-    };
-  const DriverResult result = run_with_driver(config, options, driver);
-  const actors::RunResult& r = result.run;
-  if (!o.quiet && tty && driver == Driver::actors) std::fprintf(stderr, "\n");
-  write_summary(staging.path(), config, result, driver);
-  staging.publish();
+void print_result(const scenario::ScenarioConfig& config, const actors::RunResult& r,
+                  const std::filesystem::path& dir) {
   if (config.xarmed.enabled) {
     const auto& fp = config.xarmed.fed_pne;
     std::printf("%s: %s on %s, M=%d T=%lld  %s %.2f", config.name.c_str(),
@@ -118,6 +121,97 @@ void run(RunCommandOptions& o) {
               static_cast<unsigned long long>(r.network.sent),
               static_cast<unsigned long long>(r.network.dropped), r.last_query_time,
               r.wall_time, dir.string().c_str());
+}
+
+void run(RunCommandOptions& o) {
+  if (o.threads < 0) throw UsageError("--threads must be >= 0");
+  if (o.checkpoint_every < 0) throw UsageError("--checkpoint-every must be >= 0 (0: only on SIGINT/SIGTERM)");
+  const bool resuming = !o.resume.empty();
+  if (resuming && (!o.scenario.empty() || !o.overrides.empty() || o.has_seed || !o.out.empty() ||
+                   o.force || o.driver != "actors"))
+    throw UsageError("--resume DIR continues the run in DIR with the configuration it started "
+                     "with: give no SCENARIO, --set, --seed, --out, --force or --driver with it");
+  if (!o.log_level.empty()) {
+    try {
+      actors::set_log_levels(o.log_level);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--log-level: ") + e.what());
+    }
+  }
+  scenario::ScenarioConfig config;
+  std::optional<actors::Checkpoint> checkpoint;
+  std::filesystem::path dir;
+  if (!resuming) {
+    config = fresh_config(o);
+    dir = o.out.empty() ? "out/" + config.name : o.out;
+  } else {
+    dir = o.resume;
+  }
+  const Driver driver = parse_driver(o.driver);
+  const FolderLock lock(dir, current_command_line());
+  if (resuming) {
+    if (!has_checkpoint(dir))
+      throw UsageError("--resume " + scenario::quote(dir.string()) +
+                       ": no checkpoint there (a run leaves one when interrupted by SIGINT or "
+                       "SIGTERM, or with --checkpoint-every, until it completes)");
+    try {
+      checkpoint = actors::read_checkpoint(checkpoint_folder(dir));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+    config = checkpoint_config(*checkpoint);
+  } else {
+    check_driver(config, driver);
+    if (driver != Driver::actors && o.checkpoint_every > 0)
+      throw UsageError("--checkpoint-every: the loop driver takes no checkpoints (its runs "
+                       "are short and have no network state); use --driver actors");
+    check_fresh_folder(dir, config, o.force);
+  }
+  StagingFolder staging(dir);
+  write_resolved_config(staging.path(), config);
+
+  actors::RunOptions options;
+  options.out_dir = staging.path().string();
+  options.threads = o.threads;
+  const bool tty = isatty(fileno(stderr));
+  const int every = std::max(1, config.algorithm.iterations / 10);
+  if (!o.quiet)
+    options.on_round = [tty, every](const actors::round_event& r) {
+      if (!tty && r.round % every != 0) return;
+      std::fprintf(stderr, "%sround %d  time %.3f  eps %.3f  agents alive %d  participants %d%s",
+                   tty ? "\r" : "", r.round, r.time, r.epsilon, r.alive, r.participants,
+                   tty ? "   " : "\n");
+    };
+  // Actors runs take checkpoints on SIGINT/SIGTERM, and every --checkpoint-every rounds.
+  std::optional<InterruptGuard> interrupts;
+  if (driver == Driver::actors) {
+    interrupts.emplace();
+    options.interrupt = &InterruptGuard::flag();
+    options.checkpoint_dir = checkpoint_folder(dir).string();
+    options.checkpoint_every = o.checkpoint_every;
+    options.checkpoint_header = checkpoint_header(config);
+    options.stop_after_checkpoints = stop_after_checkpoints_from_environment();
+    if (checkpoint) options.resume = &*checkpoint;
+  }
+  DriverResult result;
+  try {
+    result = run_with_driver(config, options, driver);
+  } catch (const actors::RunInterrupted& e) {
+    if (!o.quiet && tty) std::fprintf(stderr, "\n");
+    const int signal = e.signal != 0 ? e.signal : SIGINT;
+    char when[96];
+    std::snprintf(when, sizeof when, " after %lld rounds (virtual time %.3f)",
+                  static_cast<long long>(e.rounds), e.time);
+    throw RunStopped(signal_name(signal) + when + ": checkpoint saved in " + e.folder +
+                         "; continue with: fedsim run --resume " + dir.string(),
+                     128 + signal);
+  }
+  if (!o.quiet && tty && driver == Driver::actors) std::fprintf(stderr, "\n");
+  const actors::RunResult& r = result.run;
+  write_summary(staging.path(), config, result, driver);
+  staging.publish();
+  remove_checkpoint(dir);
+  print_result(config, r, dir);
   if (!r.completed) throw IncompleteRun(r.reason + " (summary.json: \"completed\": false)");
 }
 
@@ -126,8 +220,8 @@ void run(RunCommandOptions& o) {
 void add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunCommandOptions>();
   CLI::App* cmd = app.add_subcommand("run", "Run a federation of actors from a scenario file");
-  cmd->add_option("scenario", o->scenario, "scenario file (TOML, see scenarios/README.md)")
-      ->required();
+  cmd->add_option("scenario", o->scenario,
+                  "scenario file (TOML, see scenarios/README.md); none with --resume");
   cmd->add_option("--out", o->out, "output folder (default: out/<scenario name>)");
   auto* seed = cmd->add_option("--seed", o->seed, "override the scenario's seed");
   cmd->add_option("--set", o->overrides, "override a key: --set algorithm.q=0.5 (repeatable)")
@@ -138,6 +232,15 @@ void add_run_command(CLI::App& app) {
                   "actors (a federation in virtual time) | loop (the engine's synchronous loop: "
                   "a perfect network under sync only; the only driver of algorithm.name = hct)")
       ->capture_default_str();
+  cmd->add_option("--checkpoint-every", o->checkpoint_every,
+                  "save a checkpoint in OUT/checkpoint after every R rounds (Fed-PNE: phases); "
+                  "one is also saved on SIGINT/SIGTERM, which then stop the run (exit 128 + "
+                  "signal). Actors driver only")
+      ->capture_default_str();
+  cmd->add_option("--resume", o->resume,
+                  "continue the interrupted run in DIR from its checkpoint, with the "
+                  "configuration it started with (its finished outputs are those of an "
+                  "uninterrupted run)");
   cmd->add_flag("--quiet", o->quiet, "no progress output");
   cmd->add_flag("--force", o->force,
                 "replace a run of another configuration in --out (never a folder of other files)");

@@ -1,0 +1,145 @@
+#pragma once
+/// Saving and restoring an actor's state for a checkpoint with one list of its fields:
+///   save_state(ctx, [&](auto& a) { a(s.round, s.kept, s.members); })
+///   load_state(ctx, bytes, "server", [&](auto& a) { a(s.round, s.kept, s.members); })
+/// The same lambda serves both directions, so the two can never list different fields.
+/// A field may be anything ExactSerializer takes (numbers, strings, structs with a CAF
+/// `inspect`, caf::message), a std::optional or std::vector of fields, an Eigen vector or
+/// matrix, or a type with a `fields(archive, x)` overload found by argument-dependent lookup
+/// (for types whose members are themselves such fields).
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "actors/checkpoint/exact_serializer.hpp"
+#include "engine/rng.hpp"
+
+namespace fedsim {
+/// A random stream's position (engine/rng.hpp) as checkpoint fields.
+template <class Archive>
+void fields(Archive& a, RandomStream::State& s) {
+  a(s.key, s.s[0], s.s[1], s.s[2], s.s[3], s.spare_normal, s.has_spare);
+}
+}  // namespace fedsim
+
+namespace fedsim::actors {
+
+namespace detail {
+template <class A, class T, class = void>
+struct has_fields : std::false_type {};
+template <class A, class T>
+struct has_fields<A, T, std::void_t<decltype(fields(std::declval<A&>(), std::declval<T&>()))>>
+    : std::true_type {};
+}  // namespace detail
+
+template <class Processor>
+class StateArchive {
+ public:
+  /// True when reading a checkpoint back (the fields are written to).
+  static constexpr bool loading = Processor::writes_state;
+
+  explicit StateArchive(Processor& p) : p_(p) {}
+
+  template <class... Ts>
+  void operator()(Ts&... xs) {
+    (io(xs), ...);
+  }
+
+ private:
+  void check(const caf::error& e) {
+    if (e) throw std::runtime_error("checkpoint: cannot " + std::string(loading ? "read" : "write") +
+                                    " a state (" + caf::to_string(e) + ")");
+  }
+
+  template <class T>
+  void io(T& x) {
+    if constexpr (detail::has_fields<StateArchive, T>::value) fields(*this, x);
+    else check(p_(x));
+  }
+
+  template <class T>
+  void io(std::optional<T>& x) {
+    bool has = x.has_value();
+    io(has);
+    if (!has) {
+      x.reset();
+      return;
+    }
+    if (!x) x.emplace();
+    io(*x);
+  }
+
+  template <class T>
+  void io(std::vector<T>& v) {
+    std::uint64_t n = v.size();
+    io(n);
+    if constexpr (loading) {
+      v.clear();
+      for (std::uint64_t k = 0; k < n; ++k) {
+        T x{};
+        io(x);
+        v.push_back(std::move(x));
+      }
+    } else {
+      for (T& x : v) io(x);
+    }
+  }
+
+  void io(std::vector<bool>& v) {
+    std::vector<std::uint8_t> bytes(v.begin(), v.end());
+    io(bytes);
+    if constexpr (loading) v.assign(bytes.begin(), bytes.end());
+  }
+
+  template <int Rows, int Cols>
+  void io(Eigen::Matrix<double, Rows, Cols>& m) {
+    std::int64_t rows = m.rows(), cols = m.cols();
+    io(rows);
+    io(cols);
+    std::vector<double> data(m.data(), m.data() + m.size());
+    io(data);
+    if constexpr (loading) {
+      if (rows < 0 || cols < 0 || static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols) != data.size())
+        throw std::runtime_error("checkpoint: a matrix's size does not match its data");
+      m = Eigen::Map<const Eigen::Matrix<double, Rows, Cols>>(data.data(), rows, cols);
+    }
+  }
+
+  Processor& p_;
+};
+
+/// The bytes of the fields `list(archive)` names. ctx: the actor's context (needed for
+/// caf::message fields), or nullptr.
+template <class List>
+std::vector<char> save_state(caf::execution_unit* ctx, List&& list) {
+  std::vector<char> out;
+  ExactSerializer sink(ctx, out);
+  StateArchive<ExactSerializer> archive(sink);
+  list(archive);
+  return out;
+}
+
+/// Reads the fields back from bytes save_state wrote; throws std::runtime_error naming `who`
+/// when the bytes are short or longer than the fields.
+template <class List>
+void load_state(caf::execution_unit* ctx, const std::vector<char>& bytes, const std::string& who,
+                List&& list) {
+  ExactDeserializer source(ctx, bytes);
+  StateArchive<ExactDeserializer> archive(source);
+  try {
+    list(archive);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(who + ": " + e.what());
+  }
+  if (source.remaining() != 0)
+    throw std::runtime_error(who + ": checkpoint state has " + std::to_string(source.remaining()) +
+                             " bytes more than its fields");
+}
+
+}  // namespace fedsim::actors

@@ -1,0 +1,397 @@
+// Checkpoint and resume (actors/checkpoint/): a run stopped at a checkpoint and continued from
+// it writes the same files, byte for byte, as the run that was never stopped; for FBO and
+// Fed-PNE scenarios full of faults, at several rounds, across chains of interruptions.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "actors/checkpoint/checkpoint.hpp"
+#include "actors/checkpoint/exact_serializer.hpp"
+#include "actors/checkpoint/state_archive.hpp"
+#include "actors/federation.hpp"
+#include "scenarios/loader.hpp"
+#include "tests/test_files.hpp"
+
+namespace fs = std::filesystem;
+using namespace fedsim;
+using namespace fedsim::actors;
+
+namespace {
+
+/// DP-FTS-DE under a deadline with late vectors carried, Gilbert-Elliott and Bernoulli loss,
+/// duplicates, corrupted reports of every kind, lognormal links, a slow group and crashes that
+/// lose state and recover: every piece of state a checkpoint holds is exercised.
+const char* faulty_fbo = R"(
+name = "faulty-fbo"
+seed = 11
+[world]
+agents = 10
+[world.objective]
+grid_size = 200
+[world.network]
+compute = { kind = "lognormal", mu = 0.0, sigma = 0.5 }
+uplink = { kind = "lognormal", mu = -2.0, sigma = 0.7 }
+downlink = { kind = "lognormal", mu = -2.0, sigma = 0.7 }
+drop = 0.05
+duplicate = 0.1
+[world.network.malformed]
+rate = 0.2
+[[world.network.groups]]
+agents = [1, 4]
+speed_factor = 3.0
+loss = { kind = "gilbert-elliott", p = 0.2, r = 0.4 }
+[[world.network.crashes]]
+agents = [2, 7]
+time = 4.0
+recover = 9.0
+keep_state = false
+[[world.network.crashes]]
+agents = [5]
+time = 6.0
+[algorithm]
+name = "dp-fts-de"
+iterations = 14
+n_init = 3
+features = 10
+subregions = 2
+[policy]
+kind = "deadline"
+deadline = 2.5
+carry_late = true
+dead_after_missed = 3
+)";
+
+/// FTS with one-shot messages (the pool's weights change with every draw) under async.
+const char* fts_async = R"(
+name = "fts-async"
+seed = 5
+[world]
+agents = 8
+[world.objective]
+grid_size = 150
+[world.network]
+compute = { kind = "lognormal", mu = 0.0, sigma = 0.6 }
+uplink = 0.05
+downlink = 0.05
+drop = 0.1
+[algorithm]
+name = "fts"
+iterations = 12
+n_init = 2
+features = 8
+fts_one_shot = true
+[policy]
+kind = "async"
+async_every = 3
+max_staleness = 4
+)";
+
+/// Fed-PNE under a deadline with loss, corrupted phase reports, a slow group and a crash.
+const char* faulty_fed_pne = R"(
+name = "faulty-fed-pne"
+seed = 3
+[world]
+agents = 6
+[world.objective]
+kind = "garland"
+[world.network]
+compute = { kind = "lognormal", mu = -4.6, sigma = 0.5 }
+uplink = { kind = "lognormal", mu = -5.0, sigma = 0.5 }
+downlink = { kind = "lognormal", mu = -5.0, sigma = 0.5 }
+drop = 0.05
+[world.network.malformed]
+rate = 0.3
+[[world.network.groups]]
+agents = [0]
+speed_factor = 4.0
+[[world.network.crashes]]
+agents = [3]
+time = 2.0
+recover = 5.0
+[algorithm]
+name = "fed-pne"
+budget = 3000
+[policy]
+kind = "deadline"
+deadline = 0.05
+)";
+
+/// Zero compute and link times with corrupted reports under a quorum: most rounds close at
+/// t = 0, so only the saved event sequences keep the server's rejections of different rounds
+/// in order across a resume.
+const char* zero_time = R"(
+name = "zero-time"
+seed = 2
+[world]
+agents = 6
+[world.objective]
+grid_size = 100
+[world.network]
+compute = 0.0
+uplink = 0.0
+downlink = 0.0
+[world.network.malformed]
+rate = 0.4
+[algorithm]
+name = "fts-de"
+iterations = 8
+n_init = 2
+features = 6
+subregions = 2
+[policy]
+kind = "quorum"
+quorum = 0.5
+)";
+
+scenario::ScenarioConfig config_of(const char* text) {
+  return scenario::load_scenario_text(text, "checkpoint_test.toml").config;
+}
+
+const std::vector<std::string> output_files = {"observations.csv", "rounds.csv", "phases.csv",
+                                               "events.jsonl"};
+
+/// Every output file's content (absent files as "").
+std::map<std::string, std::string> outputs(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& f : output_files)
+    out[f] = fs::exists(dir / f) ? fedsim::test::slurp(dir / f) : std::string();
+  return out;
+}
+
+/// What a run reports besides its files.
+std::string result_line(const RunResult& r) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%a %a %a %lld %a %d %llu %llu %llu %llu %llu %llu %a %a %d",
+                r.final_simple_regret, r.epsilon, r.delta, static_cast<long long>(r.releases),
+                r.average_cumulative_regret, r.agents_without_observations,
+                static_cast<unsigned long long>(r.network.sent),
+                static_cast<unsigned long long>(r.network.delivered),
+                static_cast<unsigned long long>(r.network.dropped),
+                static_cast<unsigned long long>(r.network.duplicated),
+                static_cast<unsigned long long>(r.network.corrupted),
+                static_cast<unsigned long long>(r.network.bytes), r.network.final_time,
+                r.last_query_time, r.completed ? 1 : 0);
+  std::string line = buf;
+  for (double v : r.mean_simple_regret) line += " " + std::to_string(v);
+  for (double v : r.client_regret) line += " " + std::to_string(v);
+  return line;
+}
+
+struct Finished {
+  std::map<std::string, std::string> files;
+  std::string result;
+};
+
+RunOptions options_for(const fs::path& dir, int threads) {
+  RunOptions o;
+  o.out_dir = (dir / "out").string();
+  o.checkpoint_dir = (dir / "checkpoint").string();
+  o.threads = threads;
+  o.recorder_rows = 16;  // the recorder spills: its spill files must survive checkpoints
+  return o;
+}
+
+/// Runs `c` from the start (or from `dir`'s checkpoint) with checkpoints every `every` rounds,
+/// stopping after `stop` of them (0: to the end). Returns true if it finished.
+bool run_segment(const scenario::ScenarioConfig& c, const fs::path& dir, bool resume, int every,
+                 int stop, int threads, Finished* finished) {
+  RunOptions o = options_for(dir, threads);
+  o.checkpoint_every = every;
+  o.stop_after_checkpoints = stop;
+  std::optional<Checkpoint> from;
+  if (resume) {
+    from = read_checkpoint(o.checkpoint_dir);
+    o.resume = &*from;
+  }
+  fs::remove_all(o.out_dir);
+  try {
+    const RunResult r = run_federation(c, o);
+    *finished = {outputs(o.out_dir), result_line(r)};
+    return true;
+  } catch (const RunInterrupted& e) {
+    CHECK(e.signal == 0);
+    CHECK(fs::exists(fs::path(e.folder) / checkpoint_state_file));
+    return false;
+  }
+}
+
+Finished uninterrupted(const scenario::ScenarioConfig& c, const fs::path& dir) {
+  Finished f;
+  RunOptions o;
+  o.out_dir = (dir / "reference").string();
+  const RunResult r = run_federation(c, o);
+  f.files = outputs(o.out_dir);
+  f.result = result_line(r);
+  return f;
+}
+
+void check_same(const Finished& a, const Finished& b) {
+  for (const auto& name : output_files) {
+    INFO(name);
+    CHECK(a.files.at(name) == b.files.at(name));
+  }
+  CHECK(a.result == b.result);
+}
+
+/// Interrupts `c` at the k-th checkpoint for each k of `stops`, resumes it to the end, and
+/// checks it against the uninterrupted run; then a chain: stopped, resumed and stopped again
+/// at every checkpoint until it finishes.
+void check_resumes(const char* text, int every, const std::vector<int>& stops) {
+  const scenario::ScenarioConfig c = config_of(text);
+  const fs::path dir = fedsim::test::fresh_dir(std::string("checkpoint-") + c.name);
+  const Finished reference = uninterrupted(c, dir);
+  REQUIRE(!reference.files.at("observations.csv").empty());
+  for (int stop : stops) {
+    INFO("stopped after checkpoint " << stop << " (every " << every << " rounds)");
+    Finished resumed;
+    fs::remove_all(dir / "checkpoint");
+    REQUIRE_FALSE(run_segment(c, dir, false, every, stop, 2, &resumed));
+    REQUIRE(run_segment(c, dir, true, every, 0, stop % 2 == 0 ? 1 : 3, &resumed));
+    check_same(reference, resumed);
+  }
+  // A chain of interruptions, one per checkpoint, on alternating thread counts.
+  fs::remove_all(dir / "checkpoint");
+  Finished chained;
+  int segments = 0;
+  bool done = run_segment(c, dir, false, every, 1, 2, &chained);
+  while (!done && segments < 1000) done = run_segment(c, dir, true, every, 1, 1 + ++segments % 3, &chained);
+  INFO("chain of " << segments << " resumes");
+  CHECK(segments >= 3);
+  REQUIRE(done);
+  check_same(reference, chained);
+}
+
+}  // namespace
+
+TEST_CASE("checkpoint: an FBO run full of faults, stopped and resumed, writes the same files",
+          "[actors][checkpoint]") {
+  check_resumes(faulty_fbo, 2, {1, 3, 6});
+}
+
+TEST_CASE("checkpoint: FTS one-shot under async, stopped and resumed", "[actors][checkpoint]") {
+  check_resumes(fts_async, 1, {1, 4});
+}
+
+TEST_CASE("checkpoint: a Fed-PNE run with faults, stopped and resumed, writes the same files",
+          "[actors][checkpoint]") {
+  check_resumes(faulty_fed_pne, 1, {1, 2, 4});
+}
+
+TEST_CASE("checkpoint: a run in zero virtual time keeps its event order across resumes",
+          "[actors][checkpoint]") {
+  check_resumes(zero_time, 1, {2, 5});
+}
+
+TEST_CASE("checkpoint: an interrupt stops the run at a checkpoint naming the signal",
+          "[actors][checkpoint]") {
+  const scenario::ScenarioConfig c = config_of(faulty_fbo);
+  const fs::path dir = fedsim::test::fresh_dir("checkpoint-interrupt");
+  std::atomic<int> flag{SIGTERM};  // raised before the run: it stops at its first quiet moment
+  RunOptions o = options_for(dir, 2);
+  o.interrupt = &flag;
+  try {
+    run_federation(c, o);
+    FAIL("the run did not stop");
+  } catch (const RunInterrupted& e) {
+    CHECK(e.signal == SIGTERM);
+    CHECK(e.rounds == 0);
+    CHECK(e.time == 0.0);
+  }
+  // Resumed (no interrupt now), it finishes as if never stopped.
+  const Finished reference = uninterrupted(c, dir);
+  Finished resumed;
+  REQUIRE(run_segment(c, dir, true, 0, 0, 2, &resumed));
+  check_same(reference, resumed);
+  // Without a checkpoint folder an interrupt flag is not looked at.
+  RunOptions plain;
+  plain.out_dir = (dir / "plain").string();
+  plain.interrupt = &flag;
+  CHECK_NOTHROW(run_federation(c, plain));
+}
+
+TEST_CASE("checkpoint: a damaged or foreign checkpoint is refused with a clear error",
+          "[actors][checkpoint]") {
+  const scenario::ScenarioConfig c = config_of(faulty_fbo);
+  const fs::path dir = fedsim::test::fresh_dir("checkpoint-damaged");
+  Finished unused;
+  REQUIRE_FALSE(run_segment(c, dir, false, 2, 1, 2, &unused));
+  const fs::path state = dir / "checkpoint" / checkpoint_state_file;
+  const std::string good = fedsim::test::slurp(state);
+  REQUIRE(good.size() > 100);
+  CHECK_NOTHROW(read_checkpoint(dir / "checkpoint"));
+  auto rewrite = [&](const std::string& bytes) { std::ofstream(state, std::ios::binary) << bytes; };
+
+  rewrite(good.substr(0, good.size() / 2));
+  CHECK_THROWS_WITH(read_checkpoint(dir / "checkpoint"), Catch::Contains("checksum mismatch"));
+  std::string flipped = good;
+  flipped[flipped.size() / 2] ^= 0x01;
+  rewrite(flipped);
+  CHECK_THROWS_WITH(read_checkpoint(dir / "checkpoint"), Catch::Contains("checksum mismatch"));
+  std::string other_version = good;
+  other_version[8] = 7;
+  rewrite(other_version);
+  CHECK_THROWS_WITH(read_checkpoint(dir / "checkpoint"),
+                    Catch::Contains("format version 7") && Catch::Contains("reads version 1"));
+  rewrite("not a checkpoint at all");
+  CHECK_THROWS_WITH(read_checkpoint(dir / "checkpoint"), Catch::Contains("not a fedsim checkpoint"));
+  CHECK_THROWS_WITH(read_checkpoint(dir / "nowhere"), Catch::Contains("not found"));
+
+  // A checkpoint of another federation (8 agents, not 10) is refused before anything runs.
+  rewrite(good);
+  const Checkpoint checkpoint = read_checkpoint(dir / "checkpoint");
+  scenario::ScenarioConfig smaller = c;
+  smaller.world.agents = 8;
+  RunOptions o = options_for(dir, 2);
+  o.resume = &checkpoint;
+  CHECK_THROWS_WITH(run_federation(smaller, o), Catch::Contains("holds 10 members"));
+}
+
+TEST_CASE("exact serializer: every double comes back bit for bit", "[actors][checkpoint]") {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::vector<double> values = {0.0,  -0.0, 1.0, -1.5, 1e-310, -4.9e-324, 1.7976931348623157e308,
+                                inf, -inf, std::nan(""), 0.1, 3.0e-300};
+  std::string text = "text";
+  std::vector<char> bytes = save_state(nullptr, [&](auto& a) { a(values, text); });
+  std::vector<double> back;
+  std::string text_back;
+  load_state(nullptr, bytes, "test", [&](auto& a) { a(back, text_back); });
+  REQUIRE(back.size() == values.size());
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    std::uint64_t x, y;
+    std::memcpy(&x, &values[k], 8);
+    std::memcpy(&y, &back[k], 8);
+    CHECK(x == y);
+  }
+  CHECK(text_back == text);
+  // Short or long input is an error naming the state, never a partial load.
+  std::vector<char> shorter(bytes.begin(), bytes.end() - 3);
+  CHECK_THROWS_WITH(load_state(nullptr, shorter, "test", [&](auto& a) { a(back, text_back); }),
+                    Catch::Contains("test: checkpoint: cannot read"));
+  std::vector<char> longer = bytes;
+  longer.push_back(0);
+  CHECK_THROWS_WITH(load_state(nullptr, longer, "test", [&](auto& a) { a(back, text_back); }),
+                    Catch::Contains("1 bytes more than its fields"));
+  // A length field claiming 2^60 elements is refused, not allocated.
+  std::vector<char> huge(8, 0);
+  huge[7] = 0x10;
+  CHECK_THROWS(load_state(nullptr, huge, "test", [&](auto& a) { a(text_back); }));
+}
+
+TEST_CASE("random stream state: a restored stream continues the same draws", "[engine][checkpoint]") {
+  RandomStream a(9, "test", 1, 2);
+  for (int k = 0; k < 7; ++k) a.normal();  // leaves a spare normal
+  RandomStream b = RandomStream::from_state(a.state());
+  for (int k = 0; k < 100; ++k) {
+    CHECK(a.normal() == b.normal());
+    CHECK(a.next_u64() == b.next_u64());
+  }
+  CHECK(a.key() == b.key());
+}

@@ -1,0 +1,93 @@
+#include "tools/fedsim/run_checkpoint.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "scenarios/loader.hpp"
+#include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/run_folder.hpp"
+#include "tools/fedsim/version.hpp"
+
+namespace fedsim::cli {
+namespace fs = std::filesystem;
+namespace {
+
+std::atomic<int> g_interrupt{0};
+static_assert(std::atomic<int>::is_always_lock_free, "a signal handler may only touch lock-free atomics");
+
+extern "C" void on_interrupt(int signal) { g_interrupt.store(signal); }
+
+}  // namespace
+
+fs::path checkpoint_folder(const fs::path& run_dir) { return run_dir / "checkpoint"; }
+
+bool has_checkpoint(const fs::path& run_dir) {
+  std::error_code ec;
+  const fs::path c = checkpoint_folder(run_dir);
+  return fs::exists(c, ec) || fs::exists(c.string() + ".old", ec);
+}
+
+void remove_checkpoint(const fs::path& run_dir) {
+  const fs::path c = checkpoint_folder(run_dir);
+  fs::remove_all(c);
+  fs::remove_all(c.string() + ".old");
+  fs::remove_all(run_dir / ".checkpoint.new");
+}
+
+std::string checkpoint_header(const scenario::ScenarioConfig& config) {
+  return nlohmann::json{{"writer", "fedsim run"},
+                        {"fedsim_version", fedsim_version()},
+                        {"config_hash", config_hash(config)},
+                        {"source", config.source_file},
+                        {"config", scenario::to_toml(config)}}
+      .dump();
+}
+
+scenario::ScenarioConfig checkpoint_config(const actors::Checkpoint& checkpoint) {
+  const std::string where = "checkpoint " + checkpoint.location.string();
+  const auto header = nlohmann::json::parse(checkpoint.header, nullptr, false);
+  if (!header.is_object() || header.value("writer", "") != "fedsim run" ||
+      !header.contains("config") || !header["config"].is_string())
+    throw UsageError(where + ": not written by fedsim run");
+  const std::string version = header.value("fedsim_version", "");
+  if (version != fedsim_version())
+    throw UsageError(where + ": written by fedsim " + version + ", this is fedsim " +
+                     fedsim_version() + " (a run continued by another version could differ)");
+  scenario::ScenarioConfig config;
+  try {
+    // Loaded under its first source's name (summary.json's "source"); every path in a
+    // resolved configuration is absolute.
+    config = scenario::load_scenario_text(header["config"].get<std::string>(),
+                                          header.value("source", std::string("checkpoint")))
+                 .config;
+  } catch (const std::exception& e) {
+    throw UsageError(where + ": its configuration no longer loads: " + e.what());
+  }
+  if (config_hash(config) != header.value("config_hash", ""))
+    throw UsageError(where + ": its configuration loads to another hash than it was run with");
+  return config;
+}
+
+InterruptGuard::InterruptGuard() {
+  g_interrupt.store(0);
+  struct sigaction sa {};
+  sa.sa_handler = on_interrupt;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;  // a second signal is not caught: it ends the process
+  sigaction(SIGINT, &sa, &old_int_);
+  sigaction(SIGTERM, &sa, &old_term_);
+}
+
+InterruptGuard::~InterruptGuard() {
+  sigaction(SIGINT, &old_int_, nullptr);
+  sigaction(SIGTERM, &old_term_, nullptr);
+}
+
+const std::atomic<int>& InterruptGuard::flag() { return g_interrupt; }
+
+std::string signal_name(int signal) {
+  if (signal == SIGINT) return "SIGINT";
+  if (signal == SIGTERM) return "SIGTERM";
+  return "signal " + std::to_string(signal);
+}
+
+}  // namespace fedsim::cli

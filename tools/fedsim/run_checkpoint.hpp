@@ -1,0 +1,52 @@
+#pragma once
+/// `fedsim run`'s side of checkpoints (actors/checkpoint/checkpoint.hpp): where a run folder
+/// keeps its checkpoint, what the CLI stores in one (the header), and the SIGINT/SIGTERM
+/// handlers that turn a signal into a checkpoint.
+#include <atomic>
+#include <csignal>
+#include <filesystem>
+#include <string>
+
+#include "actors/checkpoint/checkpoint.hpp"
+#include "actors/run_config.hpp"
+
+namespace fedsim::cli {
+
+/// DIR/checkpoint: the run folder's checkpoint (replaced by each new one, removed when the
+/// run completes).
+std::filesystem::path checkpoint_folder(const std::filesystem::path& run_dir);
+
+/// Whether DIR holds a checkpoint (or the remains of one being replaced).
+bool has_checkpoint(const std::filesystem::path& run_dir);
+
+/// Removes DIR's checkpoint and anything a checkpoint being written left behind.
+void remove_checkpoint(const std::filesystem::path& run_dir);
+
+/// The header fedsim run stores in a checkpoint: fedsim's version, the configuration's hash,
+/// the scenario file it came from and the resolved configuration itself (JSON).
+std::string checkpoint_header(const scenario::ScenarioConfig& config);
+
+/// The configuration of a checkpoint's run, from its header. Throws UsageError when the header
+/// is not fedsim run's, was written by another fedsim version (whose run may differ), or its
+/// configuration no longer loads to the same hash.
+scenario::ScenarioConfig checkpoint_config(const actors::Checkpoint& checkpoint);
+
+/// While alive, SIGINT and SIGTERM set `flag()` to the signal's number instead of killing the
+/// process (a second one kills it: the handlers reset themselves). The previous handlers come
+/// back with the destructor.
+class InterruptGuard {
+ public:
+  InterruptGuard();
+  ~InterruptGuard();
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+  static const std::atomic<int>& flag();
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+/// "SIGINT", "SIGTERM", or "signal N".
+std::string signal_name(int signal);
+
+}  // namespace fedsim::cli
