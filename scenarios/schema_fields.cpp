@@ -9,6 +9,7 @@
 #include "actors/faults/corruptions.hpp"
 #include "actors/faults/loss_model.hpp"
 #include "actors/network_availability.hpp"
+#include "actors/policy/keys.hpp"
 #include "actors/policy/registry.hpp"
 #include "scenarios/limits.hpp"
 #include "scenarios/schema.hpp"
@@ -20,6 +21,8 @@ namespace {
 using namespace schema;
 using fbo::Algorithm;
 using Policy = PolicyConfig::Kind;
+// The [policy] keys the policies' messages name are spelled once, in actors/policy/keys.hpp.
+namespace policy_keys = actors::policy::keys;
 
 // ---------------------------------------------------------------------------------------------
 // When a key has an effect.
@@ -650,12 +653,12 @@ const Table<PolicyConfig>& policy_table() {
                              "server opens empty rounds long after the run's work), got " +
                              std::to_string(p.dead_after_missed));
            }),
-       value("round_timeout", &PolicyConfig::round_timeout,
+       value(policy_keys::round_timeout, &PolicyConfig::round_timeout,
              {"must be > 0 seconds (inf: no timeout)", [](double v) { return v > 0; }, "> 0, inf"},
              "sync: seconds after the broadcast before missing agents count as having missed "
              "the round (X-armed: per pull)")
            .when(policy_is({Policy::sync})),
-       value("deadline", &PolicyConfig::deadline,
+       value(policy_keys::deadline, &PolicyConfig::deadline,
              {"must be > 0 seconds (inf: no deadline)", [](double v) { return v > 0; }, "> 0, inf"},
              "deadline, quorum fallback: seconds after the broadcast (X-armed: per pull)")
            .when(policy_is({Policy::deadline, Policy::quorum})),
@@ -700,7 +703,7 @@ const Table<PolicyConfig>& policy_table() {
                         : "used by policy.staleness = polynomial, not " +
                               name_of(c.policy.staleness);
            }),
-       value("buffer_size", &PolicyConfig::buffer_size, at_least(1),
+       value(policy_keys::buffer_size, &PolicyConfig::buffer_size, at_least(1),
              "fedbuff: K, the reports buffered (several per agent) per aggregation")
            .when(policy_is({Policy::fedbuff}))}};
   return t;
@@ -777,7 +780,7 @@ const Table<ScenarioConfig>& root_table() {
           [](ScenarioConfig& c, Context&) -> xarmed::FedPneConfig& { return c.xarmed.fed_pne; },
           fed_pne_table)
           .only(Family::xarmed),
-      table("policy", &ScenarioConfig::policy, policy_table),
+      table(policy_keys::table, &ScenarioConfig::policy, policy_table),
       table("privacy", &ScenarioConfig::privacy, privacy_table,
             [](const Context& c) -> std::string {
               return c.family == Family::xarmed

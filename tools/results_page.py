@@ -2,8 +2,7 @@
 """Write docs/results.md from the tables tools/reproduce left in docs/results/.
 
 Only the standard library, numpy and tools/plot/regret_timeline.py: every number on the page
-is read from the files of the run (sweep.csv copies, summary.json of `fedsim xarmed`,
-`fedsim privacy --json` lines), and every verdict is computed from those numbers.
+is read from the files of the run (sweep.csv copies, `fedsim privacy --json` lines), and every verdict is computed from those numbers.
 
 This file parses the arguments, writes the page's header and footer and calls the sections in
 tools/results/: one module per paper (fts, dp_fts_de, fed_pne), the straggler study, the

@@ -20,7 +20,9 @@ class Deadline final : public RoundPolicy {
   }
   bool complete(const Tally& t) const override { return t.all_expected_contributed; }
   double round_wait() const override { return deadline_; }
-  const char* round_wait_key() const override { return "policy.deadline"; }
+  double scenario::PolicyConfig::*round_wait_field() const override {
+    return &scenario::PolicyConfig::deadline;
+  }
   bool agents_wait() const override { return true; }
   bool supports(Family) const override { return true; }
 

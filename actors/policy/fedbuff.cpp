@@ -19,6 +19,9 @@ class FedBuff final : public RoundPolicy {
   Verdict on_report(int, int, bool) const override { return Verdict::buffer; }
   bool complete(const Tally& t) const override { return t.arrivals >= buffer_size_; }
   double round_wait() const override { return never; }
+  int scenario::PolicyConfig::*arrivals_field() const override {
+    return &scenario::PolicyConfig::buffer_size;
+  }
   std::optional<double> weight(int staleness) const override {
     return 1.0 / std::sqrt(1.0 + staleness);
   }

@@ -22,7 +22,9 @@ class Quorum final : public RoundPolicy {
     return t.contributors >= size(t.agents) || t.all_expected_contributed;
   }
   double round_wait() const override { return deadline_; }
-  const char* round_wait_key() const override { return "policy.deadline"; }
+  double scenario::PolicyConfig::*round_wait_field() const override {
+    return &scenario::PolicyConfig::deadline;
+  }
   bool agents_wait() const override { return true; }
   bool supports(Family f) const override { return f == Family::fbo; }
 

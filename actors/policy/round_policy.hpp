@@ -14,6 +14,10 @@
 #include <limits>
 #include <optional>
 
+namespace fedsim::scenario {
+struct PolicyConfig;
+}
+
 namespace fedsim::actors::policy {
 
 /// The algorithm families a server runs: FBO (FTS, FTS-DE, DP-FTS(-DE)) and the federated
@@ -55,8 +59,13 @@ class RoundPolicy {
   /// server multiplies by n_init in round 0, the Fed-PNE server by a phase's pulls per
   /// client); `never` (or 0) arms no timer.
   virtual double round_wait() const = 0;
-  /// The scenario key round_wait() comes from, for messages ("" if it has none).
-  virtual const char* round_wait_key() const { return ""; }
+  /// The PolicyConfig member round_wait() comes from, for messages naming its scenario key
+  /// (policy::keys::of); nullptr if it has none.
+  virtual double scenario::PolicyConfig::*round_wait_field() const { return nullptr; }
+
+  /// The PolicyConfig member holding the count of arrivals that alone closes a round (fedbuff's
+  /// buffer), for the warning that it can never be reached; nullptr if there is none.
+  virtual int scenario::PolicyConfig::*arrivals_field() const { return nullptr; }
 
   /// Seconds between periodic aggregations, independent of rounds; 0: none.
   virtual double period() const { return 0.0; }

@@ -18,7 +18,9 @@ class Sync final : public RoundPolicy {
   }
   bool complete(const Tally& t) const override { return t.all_expected_contributed; }
   double round_wait() const override { return timeout_; }
-  const char* round_wait_key() const override { return "policy.round_timeout"; }
+  double scenario::PolicyConfig::*round_wait_field() const override {
+    return &scenario::PolicyConfig::round_timeout;
+  }
   bool agents_wait() const override { return true; }
   bool supports(Family) const override { return true; }
 

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/xarmed/fed_pne_run.hpp"
 #include "engine/xarmed/hct_run.hpp"
 #include "scenarios/loader.hpp"
 #include "tests/test_files.hpp"
@@ -25,11 +26,14 @@ namespace {
 
 const fs::path scenarios = FEDSIM_SCENARIO_DIR;
 
+/// Whether a scenario file runs HCT (which has no actors).
+bool is_hct(const fs::path& file) { return slurp(file).find("name = \"hct\"") != std::string::npos; }
+
 /// tools/golden's shrink.
 std::string shrink(const fs::path& file) {
   const std::string text = slurp(file);
   const bool xarmed = text.find("name = \"fed-pne\"") != std::string::npos ||
-                      text.find("name = \"dp-fed-pne\"") != std::string::npos;
+                      text.find("name = \"dp-fed-pne\"") != std::string::npos || is_hct(file);
   return xarmed ? " --set world.agents=4 --set algorithm.budget=600"
                 : " --set world.agents=12 --set algorithm.iterations=6";
 }
@@ -70,8 +74,8 @@ nlohmann::json summary_of(const fs::path& dir) {
 TEST_CASE("the loop driver and the actors write the same records for every shipped scenario",
           "[cli][driver]") {
   std::vector<fs::path> files;
-  for (const auto& e : fs::recursive_directory_iterator(scenarios))
-    if (e.path().extension() == ".toml") files.push_back(e.path());
+  for (const auto& e : fs::recursive_directory_iterator(scenarios))  // HCT has no actors
+    if (e.path().extension() == ".toml" && !is_hct(e.path())) files.push_back(e.path());
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 10);
   for (const fs::path& file : files) {
@@ -111,10 +115,14 @@ TEST_CASE("the loop driver and the actors write the same records for every shipp
     CHECK(slurp(actors / "config.resolved.toml") == slurp(loop / "config.resolved.toml"));
     CHECK_FALSE(fs::exists(loop / "events.jsonl"));
 
-    // One summary schema; the numbers agree but for the network's and the clock's.
+    // One summary schema; the numbers agree but for the network's and the clock's, and Fed-PNE's
+    // communication counts, which only the loop reports.
     auto sa = summary_of(actors), sl = summary_of(loop);
     CHECK(sa["driver"] == "actors");
     CHECK(sl["driver"] == "loop");
+    CHECK_FALSE(sa.contains("communication"));
+    CHECK(sl.contains("communication") == sl.contains("clients"));  // Fed-PNE, DP-Fed-PNE
+    sl.erase("communication");
     for (const char* k : {"driver", "wall_time_s", "messages", "virtual_time",
                           "virtual_time_last_event"}) {
       REQUIRE(sa.contains(k));
@@ -248,31 +256,91 @@ TEST_CASE("hct under --driver actors, and HCT's key rules, are usage errors nami
   CHECK(dp.output.find("algorithm.dp_epsilon") != std::string::npos);
 }
 
-TEST_CASE("fedsim xarmed's runs are fedsim run --driver loop of the scenario it writes",
-          "[cli][driver][xarmed]") {
+TEST_CASE("fedsim xarmed is an alias of fedsim sweep --driver loop: it prints the command and "
+          "gives its numbers", "[cli][driver][xarmed]") {
   for (const std::string algorithm :
        {"--algorithm hct --rho 0.6", "--algorithm fed-pne --k 3", "--algorithm dp-fed-pne --eps 2"}) {
     INFO(algorithm);
+    const bool hct = algorithm.find("hct") != std::string::npos;
     const fs::path dir = fresh_dir("driver-xarmed");
     const auto x = run_fedsim("xarmed " + algorithm + " --objective garland --clients 5 "
                               "--budget 800 --seeds 2 --seed 4 --out " + dir.string());
     INFO(x.output);
     REQUIRE(x.exit_code == 0);
     const std::string scenario = (dir / "scenario.toml").string();
-    CHECK(x.output.find("seed S is `fedsim run " + scenario + " --driver loop --seed S`") !=
-          std::string::npos);
-    const auto per_seed = summary_of(dir)["per_seed"];
-    REQUIRE(per_seed.size() == 2);
-    for (const auto& s : per_seed) {
-      const fs::path out = dir / ("seed" + std::to_string(s["seed"].get<int>()));
-      const auto r = run_fedsim("run " + scenario + " --driver loop --quiet --seed " +
-                                std::to_string(s["seed"].get<int>()) + " --out " + out.string());
+    const std::string printed = "fedsim xarmed is an alias of: fedsim sweep " + scenario +
+                                " --driver loop --seed-list 4,5 --out " + dir.string();
+    CHECK(x.output.find(printed + "\n") != std::string::npos);
+
+    // The printed command, run into another folder, writes the same table.
+    const fs::path again = fresh_dir("driver-xarmed-sweep");
+    const auto s = run_fedsim("sweep " + scenario + " --driver loop --seed-list 4,5 --quiet --out " +
+                              again.string());
+    INFO(s.output);
+    REQUIRE(s.exit_code == 0);
+    CHECK(slurp(dir / "sweep.csv") == slurp(again / "sweep.csv"));
+    CHECK_FALSE(fs::exists(dir / "regret.csv"));  // nothing of its own any more
+
+    // Each seed is `fedsim run SCENARIO --driver loop --seed S`, with the engine's numbers.
+    const auto runs = fedsim::test::read_table(dir / "sweep_runs.csv");
+    REQUIRE(runs.size() == 2);
+    std::vector<double> rounds, sent;
+    for (const auto& row : runs) {
+      const std::string seed = row.at("seed");
+      const fs::path out = dir / ("run-" + seed);
+      const auto r = run_fedsim("run " + scenario + " --driver loop --quiet --seed " + seed +
+                                " --out " + out.string());
       INFO(r.output);
       REQUIRE(r.exit_code == 0);
-      CHECK(summary_of(out)["average_cumulative_regret_per_client"].get<double>() ==
-            Approx(s["regret"].get<double>()).epsilon(1e-12));
+      const auto summary = summary_of(out);
+      CHECK(summary["average_cumulative_regret_per_client"].get<double>() ==
+            std::stod(row.at("cumulative_regret")));
+      auto in_sweep = summary_of(dir / row.at("folder"));
+      in_sweep["wall_time_s"] = summary["wall_time_s"];
+      CHECK(in_sweep == summary);
+      if (hct) {
+        CHECK_FALSE(summary.contains("communication"));  // one learner: nothing communicated
+        continue;
+      }
+      const auto config =
+          fedsim::scenario::load_scenario(scenario, {"seed=" + seed});
+      const auto engine = fedsim::xarmed::run_fed_pne(fedsim::scenario::fed_pne_config(config));
+      CHECK(summary["average_cumulative_regret_per_client"].get<double>() ==
+            Approx(engine.average_regret).epsilon(1e-12));
+      const auto& c = summary["communication"];
+      CHECK(c["rounds"] == engine.rounds);
+      CHECK(c["nodes_sent_per_client"] == engine.nodes_sent_per_client);
+      CHECK(c["nodes_received_per_client"] == engine.nodes_received_per_client);
+      CHECK(engine.rounds > 1);
+      CHECK(engine.nodes_sent_per_client < engine.nodes_received_per_client);  // T cuts the last
+      CHECK(row.at("communication_rounds") == std::to_string(engine.rounds) + ".0");
+      rounds.push_back(static_cast<double>(engine.rounds));
+      sent.push_back(static_cast<double>(engine.nodes_sent_per_client));
+    }
+    // sweep.csv: the means over the seeds (and empty cells for HCT, which does not communicate).
+    const auto point = fedsim::test::read_table(dir / "sweep.csv").at(0);
+    if (hct) {
+      CHECK(point.at("communication_rounds_mean").empty());
+      CHECK(point.at("nodes_sent_per_client_mean").empty());
+    } else {
+      CHECK(std::stod(point.at("communication_rounds_mean")) == (rounds[0] + rounds[1]) / 2);
+      CHECK(std::stod(point.at("nodes_sent_per_client_mean")) == (sent[0] + sent[1]) / 2);
     }
   }
+}
+
+TEST_CASE("fedsim xarmed from seed 1 prints --seeds K, and refuses seeds past 2^63 - 1",
+          "[cli][driver][xarmed]") {
+  const fs::path dir = fresh_dir("driver-xarmed-seeds");
+  const auto x = run_fedsim("xarmed --clients 2 --budget 300 --seeds 3 --out " + dir.string());
+  INFO(x.output);
+  REQUIRE(x.exit_code == 0);
+  CHECK(x.output.find("--driver loop --seeds 3 --out " + dir.string()) != std::string::npos);
+  CHECK(fedsim::test::read_table(dir / "sweep_runs.csv").size() == 3);
+  const auto big = run_fedsim("xarmed --clients 2 --budget 300 --seeds 2 --seed 9223372036854775807"
+                              " --out " + dir.string());
+  CHECK(big.exit_code == 2);
+  CHECK(big.output == "fedsim: error: --seed + --seeds - 1 must be at most 9223372036854775807\n");
 }
 
 TEST_CASE("fedsim sweep --driver loop runs every run on the loop; the other driver reruns them",

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "tests/test_files.hpp"
 #include "tests/tools/run_command.hpp"
 
@@ -43,4 +45,33 @@ TEST_CASE("fedsim run and sweep warn once of keys without effect", "[cli][warnin
   INFO(sweep.output);
   REQUIRE(sweep.exit_code == 0);
   CHECK(count(sweep.output, "fedsim: warning: key 'policy.deadline'") == 1);
+}
+
+TEST_CASE("fedsim run warns that a fedbuff buffer larger than the run's reports never fills",
+          "[cli][warnings][fedbuff]") {
+  const std::filesystem::path dir = fresh_dir("warnings-fedbuff");
+  const std::string tiny = (std::filesystem::path(FEDSIM_SCENARIO_DIR) / "tiny.toml").string();
+  const auto run = run_fedsim("run " + tiny + " --quiet --set policy.kind=fedbuff "
+                              "--set policy.buffer_size=41 --out " + dir.string());
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);  // the run completes: every agent made its iterations, alone
+  CHECK(count(run.output, "policy 'fedbuff' with policy.buffer_size = 41 can never aggregate: "
+                          "the agents send at most 40 reports") == 1);
+  CHECK(fedsim::test::read_rows(dir / "rounds.csv").size() == 1);  // the header alone
+  // summary.json: complete (the agents' work is done), and it says why nothing was aggregated.
+  const auto summary = nlohmann::json::parse(fedsim::test::slurp(dir / "summary.json"));
+  CHECK(summary["completed"] == true);
+  CHECK(summary["reason"].is_null());
+  CHECK(summary["private_releases"] == 0);
+  REQUIRE(summary["warnings"].size() == 1);
+  CHECK(summary["warnings"][0].get<std::string>().find("can never aggregate") != std::string::npos);
+  // A buffer the run fills: no warning, in the output or the summary.
+  const std::filesystem::path filled = fresh_dir("warnings-fedbuff-40");
+  const auto ok = run_fedsim("run " + tiny + " --quiet --set policy.kind=fedbuff "
+                             "--set policy.buffer_size=40 --out " + filled.string());
+  INFO(ok.output);
+  REQUIRE(ok.exit_code == 0);
+  CHECK(count(ok.output, "never aggregate") == 0);
+  CHECK_FALSE(nlohmann::json::parse(fedsim::test::slurp(filled / "summary.json")).contains("warnings"));
+  CHECK(fedsim::test::read_rows(filled / "rounds.csv").size() == 2);  // one aggregation
 }

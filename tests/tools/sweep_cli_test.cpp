@@ -80,7 +80,10 @@ TEST_CASE("fedsim sweep runs a grid in parallel, aggregates over seeds and resum
       "mean_final_simple_regret_mean", "mean_final_simple_regret_se", "regret_area_mean",
       "regret_area_se", "cumulative_regret_mean", "cumulative_regret_se", "epsilon_mean",
       "epsilon_se", "messages_sent_mean", "messages_sent_se",
-      "messages_dropped_mean", "messages_dropped_se", "virtual_time_mean", "virtual_time_se"};
+      "messages_dropped_mean", "messages_dropped_se", "virtual_time_mean", "virtual_time_se",
+      "communication_rounds_mean", "communication_rounds_se", "nodes_sent_per_client_mean",
+      "nodes_sent_per_client_se", "nodes_received_per_client_mean",
+      "nodes_received_per_client_se"};
   REQUIRE(rows.size() == 5);
   CHECK(rows[0] == header);
   std::size_t r = 1;
@@ -125,6 +128,8 @@ TEST_CASE("fedsim sweep runs a grid in parallel, aggregates over seeds and resum
       check_cells(11, sent);
       check_cells(13, dropped);
       check_cells(15, vtime);
+      for (std::size_t col = 17; col < header.size(); ++col)
+        CHECK(row[col].empty());  // Fed-PNE's communication counts (loop driver): empty for FBO
     }
   const auto runs = read_rows(root / "sweep_runs.csv");
   REQUIRE(runs.size() == 9);

@@ -5,10 +5,11 @@
 //       synchronous reference loop (fbo::run_reference, as `fedsim run --driver loop`);
 //   (b) Fed-PNE figure 2 (scenarios/papers/fed-pne-{garland,double-sine}.toml, M = 5, 10, 20,
 //       50, T = 10000): actors against xarmed::run_fed_pne (as `fedsim run --driver loop`), and
-//       the HCT baseline (xarmed::run_hct, as `fedsim run --driver loop` of algorithm.name =
-//       "hct", or `fedsim xarmed --algorithm hct` over seeds).
-//   (c) the same figures end to end: tools/reproduce's `fedsim sweep` / `fedsim xarmed` commands
-//       run by the fedsim binary (files written, --jobs 2), timed as whole processes.
+//       the HCT baseline (scenarios/papers/hct-{garland,double-sine}.toml: xarmed::run_hct, as
+//       `fedsim run --driver loop` runs it).
+//   (c) the same figures end to end: tools/reproduce's `fedsim sweep` commands (the HCT ones
+//       with --driver loop) run by the fedsim binary (files written, --jobs 2), timed as whole
+//       processes.
 // Release build; run from anywhere: build/tools/bench_report [--out FILE] (see --help);
 // `tools/reproduce --bench` runs it and puts its numbers on the results page.
 // Every (workload, mode, repeat) runs in its own forked process, so its peak RSS (ru_maxrss of
@@ -151,19 +152,18 @@ json run_rows(const std::vector<Row>& rows, Mode mode, int seeds, const Options&
   return out;
 }
 
-/// HCT on both objectives, T = 10000 evaluations, `fedsim xarmed --algorithm hct`'s defaults.
+/// HCT on both objectives (scenarios/papers/hct-*.toml, T = 10000 evaluations), over seeds
+/// 1..seeds: the engine loop that `fedsim run --driver loop` runs, without its files.
 json run_hct_rows(int seeds) {
   json out = json::array();
   for (const std::string objective : {"garland", "double-sine"}) {
-    const auto c = scenario::load_scenario(paper_scenario("fed-pne-" + objective + ".toml"));
+    const std::string file = paper_scenario("hct-" + objective + ".toml");
+    const auto c = scenario::load_scenario(file);
     double seconds = 0;
     std::vector<double> regrets;
     for (int seed = 1; seed <= seeds; ++seed) {
-      xarmed::HctRunConfig h;
-      h.problem = scenario::fed_pne_config(c).problem;
-      h.problem.seed = static_cast<std::uint64_t>(seed);
-      h.budget = c.xarmed.fed_pne.budget;
-      h.validate();
+      const xarmed::HctRunConfig h =
+          scenario::hct_config(scenario::load_scenario(file, {"seed=" + std::to_string(seed)}));
       const auto start = Clock::now();
       regrets.push_back(xarmed::run_hct(h).cumulative_regret);
       seconds += seconds_since(start);
@@ -494,9 +494,9 @@ int main(int argc, char** argv) {
       xarmed.push_back(sweep({paper_scenario("fed-pne-" + objective + ".toml"), "--seeds", xa, "--grid",
                               "world.agents=5,10,20,50"},
                              "fed-pne-" + objective));
-      xarmed.push_back({o.fedsim, "xarmed", "--algorithm", "hct", "--objective", objective,
-                        "--clients", "10", "--budget", "10000", "--seeds", xa, "--out",
-                        tmp + "/hct-" + objective});
+      xarmed.push_back(sweep({paper_scenario("hct-" + objective + ".toml"), "--driver", "loop",
+                              "--seeds", xa},
+                             "hct-" + objective));
     }
     report["fed_pne"]["end_to_end"] = end_to_end(xarmed, tmp, o);
     std::filesystem::remove_all(tmp);

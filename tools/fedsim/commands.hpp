@@ -36,8 +36,8 @@ void add_reference_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 /// `fedsim plot`: regret, privacy-utility and straggler plots of run and sweep folders.
 void add_plot_command(CLI::App& app);
-/// `fedsim xarmed`: Fed-PNE, DP-Fed-PNE and HCT on Garland, DoubleSine or SEIR over seeds (engine
-/// loop; each seed is `fedsim run SCENARIO --driver loop --seed S` of the scenario it writes).
+/// `fedsim xarmed`: alias of `fedsim sweep SCENARIO --driver loop` over seeds, for the Fed-PNE,
+/// DP-Fed-PNE or HCT scenario its options make (written to OUT/scenario.toml).
 void add_xarmed_command(CLI::App& app);
 
 }  // namespace fedsim::cli

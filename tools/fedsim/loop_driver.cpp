@@ -51,7 +51,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 /// fbo::run_reference, recorded as the actors record it (time 0).
-actors::RunResult run_fbo_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
+DriverResult run_fbo_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
   const fbo::ReferenceConfig algo = scenario::reference_config(config);
   const fbo::ReferenceResult r = fbo::run_reference(algo);
   std::vector<actors::observation_event> observations;
@@ -83,12 +83,12 @@ actors::RunResult run_fbo_loop(const ScenarioConfig& config, const std::filesyst
   result.delta = algo.effective_delta();
   actors::write_observations((dir / "observations.csv").string(), rows);
   actors::write_rounds((dir / "rounds.csv").string(), rounds);
-  return result;
+  return {result, std::nullopt};
 }
 
 /// xarmed::run_fed_pne, recorded as the actors record it: a pull row per client and phase,
 /// a phase row per completed phase.
-actors::RunResult run_fed_pne_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
+DriverResult run_fed_pne_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
   const xarmed::FedPneConfig fp = scenario::fed_pne_config(config);
   const xarmed::FedPneResult r = xarmed::run_fed_pne(fp);
   const int m_count = fp.problem.clients;
@@ -116,11 +116,11 @@ actors::RunResult run_fed_pne_loop(const ScenarioConfig& config, const std::file
   }
   actors::write_pulls((dir / "observations.csv").string(), pulls);
   actors::write_phases((dir / "phases.csv").string(), phases);
-  return result;
+  return {result, Communication{r.rounds, r.nodes_sent_per_client, r.nodes_received_per_client}};
 }
 
 /// xarmed::run_hct: one row per evaluation in the pull layout.
-actors::RunResult run_hct_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
+DriverResult run_hct_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
   const xarmed::HctResult r = xarmed::run_hct(scenario::hct_config(config));
   actors::PullRows pulls(r.regret_curve.size() + 1, actors::PullOrder{});
   for (std::size_t t = 0; t < r.regret_curve.size(); ++t) {
@@ -131,7 +131,7 @@ actors::RunResult run_hct_loop(const ScenarioConfig& config, const std::filesyst
   result.client_regret = {r.cumulative_regret};  // one learner: the central one
   result.average_cumulative_regret = r.cumulative_regret;
   actors::write_pulls((dir / "observations.csv").string(), pulls);
-  return result;
+  return {result, std::nullopt};
 }
 
 }  // namespace
@@ -173,22 +173,22 @@ void check_driver(const ScenarioConfig& config, Driver driver) {
   }
 }
 
-actors::RunResult run_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
+DriverResult run_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
   check_driver(config, Driver::loop);
   const auto start = std::chrono::steady_clock::now();
   std::filesystem::create_directories(dir);
-  actors::RunResult result = config.xarmed.hct       ? run_hct_loop(config, dir)
-                             : config.xarmed.enabled ? run_fed_pne_loop(config, dir)
-                                                     : run_fbo_loop(config, dir);
-  result.wall_time = seconds_since(start);
+  DriverResult result = config.xarmed.hct       ? run_hct_loop(config, dir)
+                        : config.xarmed.enabled ? run_fed_pne_loop(config, dir)
+                                                : run_fbo_loop(config, dir);
+  result.run.wall_time = seconds_since(start);
   return result;
 }
 
-actors::RunResult run_with_driver(const ScenarioConfig& config, const actors::RunOptions& options,
-                                  Driver driver) {
+DriverResult run_with_driver(const ScenarioConfig& config, const actors::RunOptions& options,
+                             Driver driver) {
   check_driver(config, driver);
   switch (driver) {
-    case Driver::actors: return actors::run_federation(config, options);
+    case Driver::actors: return {actors::run_federation(config, options), std::nullopt};
     case Driver::loop: return run_loop(config, options.out_dir);
   }
   throw std::logic_error("internal error: an unknown driver");

@@ -20,7 +20,11 @@
 /// (fts-de, dp-fts, dp-fts-de); for ts and fts, whose engine loop has no server, it holds the
 /// header only (the actors' FTS server relays messages in rounds the loop does not have).
 /// events.jsonl (the network's message log) is not written: there are no messages.
+/// Fed-PNE's communication counts (phases broadcast, nodes per client received and sent) come
+/// from the engine loop only (DriverResult::communication); the actors do not report them.
+#include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "actors/federation.hpp"
@@ -33,6 +37,21 @@ enum class Driver { actors, loop };
 Driver parse_driver(const std::string& name);
 std::string to_string(Driver driver);
 
+/// Fed-PNE's (and DP-Fed-PNE's) communication as the engine loop counts it
+/// (xarmed::FedPneResult): every client receives each broadcast and sends each report.
+struct Communication {
+  std::int64_t rounds = 0;                     ///< phases broadcast (the last one may be cut)
+  std::int64_t nodes_sent_per_client = 0;      ///< sum of |K^p| over reported phases
+  std::int64_t nodes_received_per_client = 0;  ///< sum of |K^p| over broadcasts
+};
+
+/// A driver's result: the run's, and what only the loop counts (absent for the actors, whose
+/// result does not carry it, and for HCT, which does not communicate).
+struct DriverResult {
+  actors::RunResult run;
+  std::optional<Communication> communication;
+};
+
 /// Throws a UsageError (one line naming the key) when `driver` cannot honour `config`: the
 /// actors do not run HCT (algorithm.name = "hct"); the loop runs only a perfect network (no
 /// delays, faults, groups, crashes, partitions, availability trace or malformed payloads)
@@ -43,10 +62,10 @@ void check_driver(const scenario::ScenarioConfig& config, Driver driver);
 /// Runs `config` (validated, accepted by check_driver) with `driver`, writing its files into
 /// options.out_dir (the actors also call options.on_round; the loop ignores it and
 /// options.threads).
-actors::RunResult run_with_driver(const scenario::ScenarioConfig& config,
-                                  const actors::RunOptions& options, Driver driver);
+DriverResult run_with_driver(const scenario::ScenarioConfig& config,
+                             const actors::RunOptions& options, Driver driver);
 
 /// The loop driver alone: runs `config` and writes its files into `dir` (created).
-actors::RunResult run_loop(const scenario::ScenarioConfig& config, const std::filesystem::path& dir);
+DriverResult run_loop(const scenario::ScenarioConfig& config, const std::filesystem::path& dir);
 
 }  // namespace fedsim::cli

@@ -68,10 +68,9 @@ void plot(const PlotOptions& o) {
   for (const auto& d : o.dirs) {
     if (!fs::is_directory(d)) throw UsageError("DIR '" + d + "': no such folder");
     const fs::path dir(d);
-    if (!fs::exists(dir / "observations.csv") && !fs::exists(dir / "sweep_runs.csv") &&
-        !fs::exists(dir / "regret.csv"))
-      throw UsageError("DIR '" + d + "': neither a run folder (observations.csv), a sweep "
-                       "folder (sweep_runs.csv) nor a `fedsim xarmed` folder (regret.csv)");
+    if (!fs::exists(dir / "observations.csv") && !fs::exists(dir / "sweep_runs.csv"))
+      throw UsageError("DIR '" + d + "': neither a run folder (observations.csv) nor a sweep "
+                       "folder (sweep_runs.csv)");
   }
   const std::string out = !o.out.empty() ? o.out
                           : o.dirs.size() == 1 ? (fs::path(o.dirs.front()) / "plots").string()

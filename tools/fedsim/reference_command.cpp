@@ -67,8 +67,9 @@ void run(ReferenceOptions& o) {
   std::fprintf(stderr, "fedsim reference is an alias of: fedsim run %s --driver loop --out %s\n",
                file.string().c_str(), dir.string().c_str());
   config = scenario::load_scenario_file(file.string(), {}).config;
-  const actors::RunResult r = run_loop(config, dir);
-  write_summary(dir, config, r, Driver::loop);
+  const DriverResult result = run_loop(config, dir);
+  const actors::RunResult& r = result.run;
+  write_summary(dir, config, result, Driver::loop);
 
   std::printf("%s: N=%d T=%d M=%d P=%d seed=%llu  mean final simple regret %.4f",
               fbo::to_string(c.algorithm).c_str(), c.agents, c.iterations, c.features,

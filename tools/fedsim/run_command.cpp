@@ -193,9 +193,9 @@ void run(RunCommandOptions& o) {
     options.stop_after_checkpoints = stop_after_checkpoints_from_environment();
     if (checkpoint) options.resume = &*checkpoint;
   }
-  actors::RunResult r;
+  DriverResult result;
   try {
-    r = run_with_driver(config, options, driver);
+    result = run_with_driver(config, options, driver);
   } catch (const actors::RunInterrupted& e) {
     if (!o.quiet && tty) std::fprintf(stderr, "\n");
     const int signal = e.signal != 0 ? e.signal : SIGINT;
@@ -207,7 +207,8 @@ void run(RunCommandOptions& o) {
                      128 + signal);
   }
   if (!o.quiet && tty && driver == Driver::actors) std::fprintf(stderr, "\n");
-  write_summary(staging.path(), config, r, driver);
+  const actors::RunResult& r = result.run;
+  write_summary(staging.path(), config, result, driver);
   staging.publish();
   remove_checkpoint(dir);
   print_result(config, r, dir);

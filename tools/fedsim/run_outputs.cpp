@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "actors/policy/liveness.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/run_folder.hpp"
 #include "tools/fedsim/version.hpp"
@@ -41,10 +42,10 @@ nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::R
           {"wall_time_s", r.wall_time}};
 }
 
-}  // namespace
-
-nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r,
-                           Driver driver) {
+/// The summary of the run's kind (Fed-PNE or HCT, or FBO).
+nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResult& d,
+                            Driver driver) {
+  const actors::RunResult& r = d.run;
   if (c.xarmed.enabled) {
     const auto& fp = c.xarmed.fed_pne;
     nlohmann::json s = common_summary(c, r, driver, scenario::xarmed_algorithm_name(c.xarmed),
@@ -61,6 +62,11 @@ nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunR
                                                        : nlohmann::json(nullptr);
     s["agents_without_observations"] = r.agents_without_observations;
     s["client_cumulative_regret"] = r.client_regret;
+    if (d.communication)
+      s["communication"] = {{"rounds", d.communication->rounds},
+                            {"nodes_sent_per_client", d.communication->nodes_sent_per_client},
+                            {"nodes_received_per_client",
+                             d.communication->nodes_received_per_client}};
     return s;
   }
   nlohmann::json s = common_summary(c, r, driver, fbo::to_string(c.algorithm.algorithm),
@@ -78,6 +84,17 @@ nlohmann::json run_summary(const scenario::ScenarioConfig& c, const actors::RunR
   return s;
 }
 
+}  // namespace
+
+nlohmann::json run_summary(const scenario::ScenarioConfig& c, const DriverResult& d,
+                           Driver driver) {
+  nlohmann::json s = kind_summary(c, d, driver);
+  // What the configuration foretold (a round that never closes, a buffer that never fills),
+  // beside the outcome it explains; absent when nothing was foreseen.
+  if (const auto w = actors::policy::liveness_warnings(c); !w.empty()) s["warnings"] = w;
+  return s;
+}
+
 void write_resolved_config(const std::filesystem::path& dir,
                            const scenario::ScenarioConfig& config) {
   std::filesystem::create_directories(dir);
@@ -87,7 +104,7 @@ void write_resolved_config(const std::filesystem::path& dir,
 }
 
 void write_summary(const std::filesystem::path& dir, const scenario::ScenarioConfig& config,
-                   const actors::RunResult& result, Driver driver) {
+                   const DriverResult& result, Driver driver) {
   // A reader (a resumed sweep) sees either no summary or a whole one, never half of one.
   const auto tmp = dir / "summary.json.tmp";
   {

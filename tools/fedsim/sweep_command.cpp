@@ -29,26 +29,14 @@
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/loop_driver.hpp"
 #include "tools/fedsim/run_folder.hpp"
-#include "tools/fedsim/seed_option.hpp"
 #include "tools/fedsim/run_outputs.hpp"
+#include "tools/fedsim/seed_option.hpp"
+#include "tools/fedsim/sweep.hpp"
 
 namespace fedsim::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct SweepOptions {
-  std::string scenario;
-  std::vector<std::string> grid;
-  int seeds = 1;
-  std::vector<long long> seed_list;
-  int jobs = 1;
-  std::string out;
-  std::vector<std::string> overrides;
-  int threads = 1;
-  bool quiet = false;
-  std::string driver = "actors";
-};
 
 /// One --grid option: a scenario key and the values it takes.
 struct GridAxis {
@@ -239,7 +227,7 @@ std::vector<std::string> execute(const std::vector<SweepRun>& runs, const std::v
         actors::RunOptions options;
         options.out_dir = staging.path().string();
         options.threads = threads;
-        const actors::RunResult result = run_with_driver(run.config, options, driver);
+        const DriverResult result = run_with_driver(run.config, options, driver);
         write_summary(staging.path(), run.config, result, driver);
         staging.publish();
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -263,7 +251,7 @@ std::vector<std::string> execute(const std::vector<SweepRun>& runs, const std::v
 /// One run's numbers, as read back from its summary.json.
 struct RunMetrics {
   double final_regret, regret_area, cumulative_regret, epsilon, delta, sent, dropped,
-      virtual_time, wall_time;
+      virtual_time, wall_time, rounds, nodes_sent, nodes_received;
 };
 
 /// A number of summary.json, NaN (an empty cell) for null: JSON writes an infinite or NaN
@@ -272,10 +260,12 @@ double number_or_nan(const nlohmann::json& v) {
   return v.is_number() ? v.get<double>() : std::nan("");
 }
 
-/// FBO runs have a simple-regret curve; Fed-PNE runs an average cumulative regret per client.
-/// A metric a run does not have is NaN (an empty cell).
+/// FBO runs have a simple-regret curve; Fed-PNE runs an average cumulative regret per client
+/// (HCT: its cumulative regret) and, from the loop driver, the communication counts. A metric
+/// a run does not have is NaN (an empty cell).
 RunMetrics metrics_of(const nlohmann::json& s) {
   const nlohmann::json none;
+  const auto& comm = s.value("communication", nlohmann::json::object());
   const auto& curve = s.value("mean_simple_regret_by_iteration", nlohmann::json::array());
   double area = 0.0;
   for (const auto& v : curve) area += v.get<double>();
@@ -288,7 +278,10 @@ RunMetrics metrics_of(const nlohmann::json& s) {
           number_or_nan(s.at("messages").at("sent")),
           number_or_nan(s.at("messages").at("dropped")),
           number_or_nan(s.at("virtual_time")),  // null when infinite (JSON has no inf)
-          number_or_nan(s.at("wall_time_s"))};
+          number_or_nan(s.at("wall_time_s")),
+          number_or_nan(comm.value("rounds", none)),
+          number_or_nan(comm.value("nodes_sent_per_client", none)),
+          number_or_nan(comm.value("nodes_received_per_client", none))};
 }
 
 /// A double as pandas reads it back exactly (shortest round trip); empty for NaN.
@@ -331,14 +324,17 @@ void write_tables(const fs::path& root, const std::vector<GridAxis>& axes,
                   const std::vector<SweepRun>& runs) {
   static const char* metric_names[] = {"mean_final_simple_regret", "regret_area",
                                        "cumulative_regret", "epsilon", "messages_sent",
-                                       "messages_dropped", "virtual_time"};
+                                       "messages_dropped", "virtual_time",
+                                       "communication_rounds", "nodes_sent_per_client",
+                                       "nodes_received_per_client"};
   std::ostringstream per_run, per_point;
   for (const auto& a : axes) {
     per_run << field(a.key) << ",";
     per_point << field(a.key) << ",";
   }
   per_run << "seed,folder,mean_final_simple_regret,regret_area,cumulative_regret,epsilon,delta,"
-             "messages_sent,messages_dropped,virtual_time,wall_time_s\n";
+             "messages_sent,messages_dropped,virtual_time,wall_time_s,communication_rounds,"
+             "nodes_sent_per_client,nodes_received_per_client\n";
   per_point << "runs";
   for (const char* m : metric_names) per_point << "," << m << "_mean," << m << "_se";
   per_point << "\n";
@@ -356,7 +352,8 @@ void write_tables(const fs::path& root, const std::vector<GridAxis>& axes,
             << num(m.final_regret) << "," << num(m.regret_area) << ","
             << num(m.cumulative_regret) << "," << num(m.epsilon) << ","
             << num(m.delta) << "," << num(m.sent) << "," << num(m.dropped) << ","
-            << num(m.virtual_time) << "," << num(m.wall_time) << "\n";
+            << num(m.virtual_time) << "," << num(m.wall_time) << "," << num(m.rounds) << ","
+            << num(m.nodes_sent) << "," << num(m.nodes_received) << "\n";
   }
   // Runs of a grid point are consecutive (plan_runs puts the seeds innermost).
   for (std::size_t begin = 0; begin < runs.size();) {
@@ -377,6 +374,9 @@ void write_tables(const fs::path& root, const std::vector<GridAxis>& axes,
     column(&RunMetrics::sent);
     column(&RunMetrics::dropped);
     column(&RunMetrics::virtual_time);
+    column(&RunMetrics::rounds);
+    column(&RunMetrics::nodes_sent);
+    column(&RunMetrics::nodes_received);
     per_point << "\n";
     begin = end;
   }
@@ -384,7 +384,9 @@ void write_tables(const fs::path& root, const std::vector<GridAxis>& axes,
   write_atomically(root / "sweep.csv", per_point.str());
 }
 
-void sweep(const SweepOptions& o) {
+}  // namespace
+
+void run_sweep(const SweepOptions& o) {
   if (o.jobs < 1) throw UsageError("--jobs must be >= 1, got " + std::to_string(o.jobs));
   if (o.threads < 0) throw UsageError("--threads must be >= 0, got " + std::to_string(o.threads));
   std::vector<long long> seeds = o.seed_list;
@@ -439,8 +441,6 @@ void sweep(const SweepOptions& o) {
               (root / "sweep.csv").string().c_str());
 }
 
-}  // namespace
-
 void add_sweep_command(CLI::App& app) {
   auto o = std::make_shared<SweepOptions>();
   CLI::App* cmd = app.add_subcommand(
@@ -468,7 +468,7 @@ void add_sweep_command(CLI::App& app) {
   cmd->add_option("--driver", o->driver, "actors | loop, as `fedsim run --driver`")
       ->capture_default_str();
   cmd->add_flag("--quiet", o->quiet, "no progress lines");
-  cmd->callback([o] { sweep(*o); });
+  cmd->callback([o] { run_sweep(*o); });
 }
 
 }  // namespace fedsim::cli

@@ -7,10 +7,9 @@ Debian's /usr/bin/python3, or directly:
     /usr/bin/python3 tools/plot/fedsim_plot.py --out OUT [--label L ...] -- DIR...
 
 A DIR is a run folder (observations.csv, summary.json, rounds.csv, events.jsonl from
-`fedsim run`), a sweep folder (sweep_runs.csv from `fedsim sweep`, whose columns before `seed`
-are the grid keys; every grid point is one curve, averaged over its seeds), or a `fedsim xarmed`
-folder (regret.csv: a cumulative regret curve already averaged over seeds, e.g. the HCT baseline,
-drawn beside the Fed-PNE curves). Writes into OUT, each as .png and .svg:
+`fedsim run`) or a sweep folder (sweep_runs.csv from `fedsim sweep`, whose columns before `seed`
+are the grid keys; every grid point is one curve, averaged over its seeds). Writes into OUT,
+each as .png and .svg:
 
   regret             mean simple regret vs iteration: per run the mean over agents (the curve of
                      summary.json, each agent's regret carried over iterations it did not run),
@@ -22,11 +21,11 @@ drawn beside the Fed-PNE curves). Writes into OUT, each as .png and .svg:
                      of them have observed; a run keeps its final value after it ends), then
                      the mean over runs with +-1 standard error; not drawn when no virtual time
                      passed (a perfect network)
-  cumulative_regret  Fed-PNE runs (observations.csv with client, step, cumulative_regret): the
-                     mean over clients vs step; the band is the standard error over clients for
-                     one run, over runs (of the per-run client means) for several; a `fedsim
-                     xarmed` folder's curve with its own standard error over seeds (thinned to
-                     at most 1000 evenly spaced steps, the last one included)
+  cumulative_regret  Fed-PNE and HCT runs (observations.csv with client, step,
+                     cumulative_regret): the mean over clients vs step; the band is the standard
+                     error over clients for one run, over runs (of the per-run client means) for
+                     several; a curve of more than 1000 steps (HCT's, one per evaluation) is
+                     thinned to 1000 evenly spaced steps, the last one included
   privacy_utility    eps vs final regret (summary.json), one point per run folder or grid point
                      (means over seeds, +-1 standard error bars of the regret); private runs only
   stragglers         late and dropped reports per round (rounds.csv), mean over a label's runs
@@ -175,36 +174,6 @@ class Run:
         return float(self.curve[-1])
 
 
-class XarmedCurve:
-    """A `fedsim xarmed` folder: regret.csv (step, cumulative_regret, se, seeds), a curve
-    already averaged over seeds. Drawn with the Fed-PNE curves only."""
-
-    pne = True
-    rounds = None
-    staleness = None
-    max_points = 1000
-
-    def __init__(self, folder):
-        self.folder = folder
-        self.summary = read_summary(folder)
-        rows = read_csv(os.path.join(folder, "regret.csv"))
-        if not rows:
-            fail(f"DIR '{folder}': regret.csv has no rows")
-        keep = np.unique(np.linspace(0, len(rows) - 1, min(len(rows), self.max_points)).astype(int))
-        rows = [rows[k] for k in keep]
-        self.steps = np.array([int(r["step"]) for r in rows])
-        self.mean = np.array([float(r["cumulative_regret"]) for r in rows])
-        seeds = np.array([int(r["seeds"]) for r in rows])
-        self.se = np.where(seeds >= 2, [float(r["se"]) for r in rows], np.nan)
-        self.n = seeds
-
-    def epsilon(self):
-        return None
-
-    def final_regret(self):
-        return float(self.mean[-1])
-
-
 def mean_se(matrix):
     """Column means and standard errors (ddof 1) over rows, ignoring NaN; counts per column."""
     matrix = np.asarray(matrix, dtype=float)
@@ -248,11 +217,9 @@ def load_groups(dirs, labels):
                 groups.append(((prefix + " " + grid).strip() or d, runs))
         elif os.path.exists(os.path.join(d, "observations.csv")):
             groups.append((given if given is not None else d.rstrip("/") or d, [Run(d)]))
-        elif os.path.exists(os.path.join(d, "regret.csv")):
-            groups.append((given if given is not None else d.rstrip("/") or d, [XarmedCurve(d)]))
         else:
-            fail(f"DIR '{d}': neither a run folder (observations.csv), a sweep folder "
-                 "(sweep_runs.csv) nor a `fedsim xarmed` folder (regret.csv)")
+            fail(f"DIR '{d}': neither a run folder (observations.csv) nor a sweep folder "
+                 "(sweep_runs.csv)")
     seen = {}
     unique = []
     for label, runs in groups:  # two inputs with one label still get two legend entries
@@ -373,21 +340,31 @@ def plot_regret_time(figs, groups, points=200):
            "Simple regret against virtual time, mean over seeds ± 1 standard error")
 
 
+MAX_CURVE_POINTS = 1000
+
+
+def thinned(x, y, se, n):
+    """At most MAX_CURVE_POINTS evenly spaced points of a curve, the first and last included."""
+    if len(x) <= MAX_CURVE_POINTS:
+        return x, y, se, n
+    keep = np.unique(np.linspace(0, len(x) - 1, MAX_CURVE_POINTS).astype(int))
+    return x[keep], y[keep], se[keep], n[keep]
+
+
 def plot_cumulative(figs, groups):
     groups = [(l, rs) for l, rs in groups if rs[0].pne]
     if not groups:
         return
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for label, runs in groups:
-        if isinstance(runs[0], XarmedCurve):
-            x, y, se, n = runs[0].steps, runs[0].mean, runs[0].se, runs[0].n
-        elif len(runs) == 1:
+        if len(runs) == 1:
             x = runs[0].steps
             y, se, n = mean_se(runs[0].client_regret)
         else:
             per_run = [mean_se(r.client_regret)[0] for r in runs]
             y, se, n = mean_se(stack(per_run))
             x = max((r.steps for r in runs), key=len)[: len(y)]
+        x, y, se, n = thinned(np.asarray(x), y, se, n)
         band(ax, x, y, se, label)
         figs.record("cumulative_regret", label, x, y, se, n)
     integer_ticks(ax)

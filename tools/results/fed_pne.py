@@ -1,5 +1,4 @@
 """Fed-PNE (Li et al.) on the results page: figures 2a-b (against HCT), 6 and 7."""
-import json
 import os
 
 import numpy as np
@@ -12,7 +11,8 @@ OBJECTIVES = [("garland", "Garland"), ("double-sine", "DoubleSine")]
 def fed_pne_sections(R, w, cmds, img):
     """Every Fed-PNE section, in the page's order; figures 2 and 6 share the sweeps."""
     fp = {o: read_csv(os.path.join(R, f"fed-pne-{o}.csv")) for o, _ in OBJECTIVES}
-    hct = {o: json.load(open(os.path.join(R, f"hct-{o}.json"))) for o, _ in OBJECTIVES}
+    # HCT's sweep (scenarios/papers/hct-*.toml, one grid point): cumulative_regret is its R(T).
+    hct = {o: read_csv(os.path.join(R, f"hct-{o}.csv"))[0] for o, _ in OBJECTIVES}
     fig2_section(fp, hct, w, cmds, img)
     fig6_section(fp, w)
     fig7_section(R, w, cmds)
@@ -25,17 +25,19 @@ def fig2_section(fp, hct, w, cmds, img):
     cmds("fedpne-garland", "hct-garland", "fedpne-double-sine", "hct-double-sine")
     w("Average cumulative regret per client after T = 10000 pulls per client (Fed-PNE, as actors "
       "from `scenarios/papers/fed-pne-*.toml`) against HCT's cumulative regret after T = 10000 "
-      "evaluations of the global objective (`fedsim xarmed --algorithm hct`, ρ = 0.75).")
+      "evaluations of the global objective (`scenarios/papers/hct-*.toml` through the engine loop, "
+      "ρ = 0.75).")
     w("")
     w("| objective | Fed-PNE M = 5 | M = 10 | M = 20 | M = 50 | HCT |")
     w("|---|---|---|---|---|---|")
     for o, title in OBJECTIVES:
         cells = [pm(num(r["cumulative_regret_mean"]), num(r["cumulative_regret_se"]), 1) for r in fp[o]]
-        w(f"| {title} | " + " | ".join(cells) + f" | {pm(hct[o]['regret_mean'], hct[o]['regret_se'], 1)} |")
+        h_mean, h_se = num(hct[o]["cumulative_regret_mean"]), num(hct[o]["cumulative_regret_se"])
+        w(f"| {title} | " + " | ".join(cells) + f" | {pm(h_mean, h_se, 1)} |")
     w("")
     sentences = []
     for o, title in OBJECTIVES:
-        h = hct[o]["regret_mean"]
+        h = num(hct[o]["cumulative_regret_mean"])
         m10 = [r for r in fp[o] if r["world.agents"] == "10"][0]
         f10 = num(m10["cumulative_regret_mean"])
         beats = [r["world.agents"] for r in fp[o] if num(r["cumulative_regret_mean"]) < h]
@@ -86,8 +88,11 @@ def fig7_section(R, w, cmds):
     w("## Fed-PNE figure 7: communication")
     w("")
     cmds("fig7-garland", "fig7-double-sine")
-    budgets = [1000, 2000, 5000, 10000, 20000, 50000, 100000]
-    w("M = 10; rounds (broadcasts) and nodes sent per client, means over seeds.")
+    fig7 = {o: {int(r["algorithm.budget"]): r for r in read_csv(os.path.join(R, f"fig7-{o}.csv"))}
+            for o, _ in OBJECTIVES}
+    budgets = sorted(fig7[OBJECTIVES[0][0]])
+    w("M = 10; rounds (broadcasts) and nodes sent per client, means over seeds (the engine loop's "
+      "counts: `communication_rounds` and `nodes_sent_per_client` of `sweep.csv`).")
     w("")
     w("| T | " + " | ".join(f"{t} rounds | {t} nodes/client" for _, t in OBJECTIVES) + " |")
     w("|---|---|---|---|---|")
@@ -95,9 +100,10 @@ def fig7_section(R, w, cmds):
     for T in budgets:
         cells = []
         for o, _ in OBJECTIVES:
-            s = json.load(open(os.path.join(R, f"fig7-{o}-T{T}.json")))
-            series.setdefault(o, []).append((T, s["rounds_mean"], s["nodes_sent_per_client_mean"]))
-            cells += [f"{s['rounds_mean']:.1f}", f"{s['nodes_sent_per_client_mean']:.1f}"]
+            r = fig7[o][T]
+            rounds, nodes = num(r["communication_rounds_mean"]), num(r["nodes_sent_per_client_mean"])
+            series.setdefault(o, []).append((T, rounds, nodes))
+            cells += [f"{rounds:.1f}", f"{nodes:.1f}"]
         w(f"| {T} | " + " | ".join(cells) + " |")
     w("")
     parts = []

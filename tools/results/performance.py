@@ -92,7 +92,7 @@ def performance_section(bench_path, w):
     w("### Fed-PNE figure 2 (T = 10000 pulls per client) and HCT")
     w("")
     w("The runs of figures 2 and 6 from `scenarios/papers/fed-pne-*.toml` as actors and through "
-      "the engine's loop (`xarmed::run_fed_pne`, what `fedsim xarmed` calls); pulls per second "
+      "the engine's loop (`xarmed::run_fed_pne`, what `fedsim run --driver loop` calls); pulls per second "
       "are M·T per run over the seconds (centre pulls: a node's value is computed once per phase, so a "
       "pull is cheap).")
     w("")

@@ -10,6 +10,8 @@
 
 #include "actors/federation.hpp"
 #include "actors/integrity.hpp"
+#include "actors/policy/keys.hpp"
+#include "actors/policy/liveness.hpp"
 #include "actors/policy/registry.hpp"
 #include "actors/recorder.hpp"
 #include "actors/server.hpp"
@@ -38,6 +40,8 @@ TEST_CASE("fedbuff: buffers every report and is complete at exactly K", "[policy
   for (int s : {0, 1, 3, 8, 1000}) CHECK(*p->weight(s) == 1.0 / std::sqrt(1.0 + s));
   CHECK_FALSE(p->agents_wait());
   CHECK_FALSE(std::isfinite(p->round_wait()));
+  CHECK(p->arrivals_field() == &scenario::PolicyConfig::buffer_size);
+  CHECK(p->round_wait_field() == nullptr);
   CHECK(p->period() == 0.0);
   CHECK(p->supports(policy::Family::fbo));
   CHECK_FALSE(p->supports(policy::Family::xarmed));
@@ -169,4 +173,78 @@ TEST_CASE("fedbuff: policy.buffer_size is read, validated and written back", "[f
   CHECK_THROWS_WITH(scenario::load_scenario((fs::path(FEDSIM_SCENARIO_DIR) / "xarmed/garland.toml").string(),
                                             {"policy.kind=fedbuff"}),
                     Catch::Contains("'fedbuff' is not supported by fed-pne (allowed: sync, deadline)"));
+}
+
+TEST_CASE("fedbuff: a buffer larger than the run's reports is warned of, and the run says it "
+          "aggregated nothing", "[actors][fedbuff][policy]") {
+  const std::string tiny = (fs::path(FEDSIM_SCENARIO_DIR) / "tiny.toml").string();
+  // tiny: 8 agents, T = 5: a report after the initial design and after iterations 1..4 each.
+  const auto at = [&](int k, std::vector<std::string> more = {}) {
+    more.insert(more.begin(), {"policy.kind=fedbuff", "policy.buffer_size=" + std::to_string(k)});
+    return scenario::load_scenario(tiny, more);
+  };
+  CHECK(policy::max_reports(at(1)) == 8 * 5);
+  CHECK(policy::liveness_warnings(at(40)).empty());
+  const auto w = policy::liveness_warnings(at(41));
+  REQUIRE(w.size() == 1);
+  CHECK(w[0].find("policy.buffer_size = 41 can never aggregate") != std::string::npos);
+  CHECK(w[0].find("at most 40 reports") != std::string::npos);
+  CHECK(w[0].find("Set policy.buffer_size <= 40.") != std::string::npos);
+  // ts sends nothing (nothing to aggregate under any policy); sync has no buffer.
+  CHECK(policy::max_reports(at(41, {"algorithm.name=ts"})) == 0);
+  CHECK(policy::liveness_warnings(at(41, {"algorithm.name=ts"})).empty());
+  CHECK(policy::liveness_warnings(at(41, {"policy.kind=sync"})).empty());
+  // FTS's target setting: the target's T reports and one message from each of the 7 peers.
+  const auto peers = at(13, {"algorithm.name=fts", "world.peer_observations=3", "algorithm.fts_one_shot=true"});
+  CHECK(policy::max_reports(peers) == 5 + 7);
+  REQUIRE(policy::liveness_warnings(peers).size() == 1);
+  CHECK(policy::liveness_warnings(peers)[0].find("one from each of the 7 peers") != std::string::npos);
+  CHECK(policy::liveness_warnings(at(12, {"algorithm.name=fts", "world.peer_observations=3", "algorithm.fts_one_shot=true"})).empty());
+  // The X-armed family has no buffer (fedbuff is refused there): never counted.
+  CHECK(policy::max_reports(scenario::load_scenario(
+            (fs::path(FEDSIM_SCENARIO_DIR) / "xarmed/garland.toml").string())) == 0);
+
+  // The bound is exact: at 40 the run aggregates once, at 41 never. The run still completes
+  // (every agent made its T iterations), and its files say that nothing was aggregated.
+  for (const int k : {40, 41}) {
+    INFO("K = " << k);
+    const fs::path dir = fedsim::test::fresh_dir("fedbuff-unfilled-" + std::to_string(k));
+    RunOptions opt;
+    opt.out_dir = dir.string();
+    opt.threads = 2;
+    const RunResult result = run_federation(at(k), opt);
+    CHECK(result.completed);
+    CHECK(result.reason.empty());
+    CHECK(fedsim::test::read_table(dir / "rounds.csv").size() == (k == 40 ? 1u : 0u));
+    CHECK(result.releases == (k == 40 ? 1 : 0));  // dp-fts-de: no release, no privacy spent
+    if (k == 41) CHECK(result.epsilon == 0.0);
+  }
+}
+
+TEST_CASE("policy keys are named from the member a policy reads, as the schema declares them",
+          "[policy][schema]") {
+  using scenario::PolicyConfig;
+  CHECK(policy::keys::of(&PolicyConfig::round_timeout) == "policy.round_timeout");
+  CHECK(policy::keys::of(&PolicyConfig::deadline) == "policy.deadline");
+  CHECK(policy::keys::of(&PolicyConfig::buffer_size) == "policy.buffer_size");
+  CHECK_THROWS_AS(policy::keys::of(&PolicyConfig::async_every), std::logic_error);  // not named
+  // Every registered policy's wait or count names a key the loader reads back (the schema
+  // declares these fields with the same names), and a value it checks under that key.
+  for (const auto kind : {PolicyConfig::Kind::sync, PolicyConfig::Kind::deadline,
+                          PolicyConfig::Kind::quorum, PolicyConfig::Kind::async,
+                          PolicyConfig::Kind::fedbuff}) {
+    PolicyConfig c;
+    c.kind = kind;
+    const auto p = policy::make_round_policy(c);
+    for (const std::string key :
+         {p->round_wait_field() ? policy::keys::of(p->round_wait_field()) : std::string(),
+          p->arrivals_field() ? policy::keys::of(p->arrivals_field()) : std::string()}) {
+      if (key.empty()) continue;
+      INFO(key);
+      const std::string tiny = (fs::path(FEDSIM_SCENARIO_DIR) / "tiny.toml").string();
+      CHECK_NOTHROW(scenario::load_scenario(tiny, {key + "=3"}));
+      CHECK_THROWS_WITH(scenario::load_scenario(tiny, {key + "=0"}),
+                        Catch::Contains("key '" + key + "'"));
+    }
+  }
 }

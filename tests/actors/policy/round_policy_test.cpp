@@ -50,7 +50,8 @@ TEST_CASE("sync: a round is complete when every expected agent reported; late is
   CHECK_FALSE(p->complete(tally(10, 10, 9, false)));
   CHECK(p->complete(tally(10, 9, 9, true)));
   CHECK(p->round_wait() == 7.0);
-  CHECK(std::string(p->round_wait_key()) == "policy.round_timeout");
+  CHECK(p->round_wait_field() == &fedsim::scenario::PolicyConfig::round_timeout);
+  CHECK(p->arrivals_field() == nullptr);
   CHECK(p->period() == 0.0);
   CHECK(p->weight(0) == 1.0);
   CHECK(p->weight(100) == 1.0);
@@ -72,7 +73,7 @@ TEST_CASE("deadline: late vectors are carried only with carry_late, never twice"
   CHECK(carry->on_report(3, 4, true) == Verdict::late);  // round 4 has its vector already
   CHECK(carry->on_report(4, 4, true) == Verdict::duplicate);
   CHECK(carry->round_wait() == 2.0);
-  CHECK(std::string(carry->round_wait_key()) == "policy.deadline");
+  CHECK(carry->round_wait_field() == &fedsim::scenario::PolicyConfig::deadline);
   CHECK(carry->complete(tally(5, 5, 5, true)));
   CHECK_FALSE(carry->complete(tally(5, 5, 4, false)));
   CHECK(carry->agents_wait());
@@ -95,6 +96,7 @@ TEST_CASE("quorum: complete at K vectors (count or fraction rounded up) or all e
   CHECK(count->complete(tally(100, 100, 3, false)));
   CHECK(count->on_report(1, 2, false) == Verdict::late);
   CHECK(count->round_wait() == 2.0);
+  CHECK(count->round_wait_field() == &fedsim::scenario::PolicyConfig::deadline);
   CHECK(count->supports(Family::fbo));
   CHECK_FALSE(count->supports(Family::xarmed));
 }

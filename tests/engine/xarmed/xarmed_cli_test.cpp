@@ -1,5 +1,5 @@
-// In-process tests of `fedsim xarmed` (tools/fedsim/xarmed_command.cpp), calling the command
-// through its own CLI11 app, so they run before the command is registered in main.cpp.
+// In-process tests of `fedsim xarmed` (tools/fedsim/xarmed_command.cpp, an alias of
+// `fedsim sweep --driver loop`), calling the command through its own CLI11 app.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -44,40 +44,43 @@ std::string slurp(const fs::path& file) {
 
 }  // namespace
 
-TEST_CASE("fedsim xarmed writes regret.csv, clients.csv, phases.csv and summary.json",
+TEST_CASE("fedsim xarmed writes its scenario and runs it as a loop sweep over the seeds",
           "[xarmed][cli]") {
   const fs::path dir = fresh("fedpne");
   run_xarmed({"--algorithm", "dp-fed-pne", "--eps", "0.5", "--objective", "double-sine",
               "--clients", "4", "--budget", "300", "--seeds", "2", "--seed", "5", "--out",
               dir.string()});
-  const std::string curve = slurp(dir / "regret.csv");
-  CHECK(curve.rfind("step,average_cumulative_regret_per_client,se,seeds\n", 0) == 0);
-  CHECK(std::count(curve.begin(), curve.end(), '\n') == 1 + 300);
-  const std::string clients = slurp(dir / "clients.csv");
-  CHECK(std::count(clients.begin(), clients.end(), '\n') == 1 + 2 * 4);
-  CHECK(slurp(dir / "phases.csv").rfind("seed,phase,depth,nodes,pulls_per_node", 0) == 0);
-  const auto summary = nlohmann::json::parse(slurp(dir / "summary.json"));
-  CHECK(summary["algorithm"] == "dp-fed-pne");
-  CHECK(summary["per_seed"].size() == 2);
-  CHECK(summary["per_seed"][0]["seed"] == 5);
-  CHECK(summary["privacy"]["epsilon"] == 0.5);
-  CHECK(summary["privacy"]["delta"] == 0.25);  // 1 / M
-  CHECK(summary["privacy"]["clients"] == 4);
-  CHECK(summary["global_optimum"]["value"] == 0.0);
+  CHECK(slurp(dir / "scenario.toml").find("name = \"dp-fed-pne\"") != std::string::npos);
+  for (const char* seed : {"seed=5", "seed=6"}) {
+    INFO(seed);
+    const auto summary = nlohmann::json::parse(slurp(dir / seed / "summary.json"));
+    CHECK(summary["driver"] == "loop");
+    CHECK(summary["algorithm"] == "dp-fed-pne");
+    CHECK(summary["clients"] == 4);
+    CHECK(summary["budget"] == 300);
+    CHECK(summary["epsilon"] == 0.5);
+    CHECK(summary["delta"] == 0.25);  // 1 / M
+    CHECK(summary["communication"]["rounds"].get<int>() >= 1);
+    CHECK(slurp(dir / seed / "phases.csv").rfind("phase,", 0) == 0);
+  }
+  const std::string table = slurp(dir / "sweep.csv");
+  CHECK(std::count(table.begin(), table.end(), '\n') == 2);  // header + the one grid point
 
-  // Same arguments, byte-identical curve.
+  // Same arguments, byte-identical table.
   const fs::path again = fresh("fedpne-again");
   run_xarmed({"--algorithm", "dp-fed-pne", "--eps", "0.5", "--objective", "double-sine",
               "--clients", "4", "--budget", "300", "--seeds", "2", "--seed", "5", "--out",
               again.string()});
-  CHECK(slurp(again / "regret.csv") == curve);
+  CHECK(slurp(again / "sweep.csv") == table);
 
   const fs::path hct = fresh("hct");
   run_xarmed({"--algorithm", "hct", "--objective", "garland", "--budget", "200", "--out",
               hct.string()});
-  CHECK(slurp(hct / "regret.csv").rfind("step,cumulative_regret,se,seeds\n", 0) == 0);
-  CHECK(nlohmann::json::parse(slurp(hct / "summary.json"))["config"]["rho"] == 0.75);
-  CHECK_FALSE(fs::exists(hct / "clients.csv"));
+  CHECK(slurp(hct / "scenario.toml").find("rho = 0.75") != std::string::npos);  // HCT's default
+  const auto summary = nlohmann::json::parse(slurp(hct / "seed=1" / "summary.json"));
+  CHECK(summary["algorithm"] == "hct");
+  CHECK_FALSE(summary.contains("communication"));
+  CHECK_FALSE(fs::exists(hct / "seed=1" / "phases.csv"));
 }
 
 TEST_CASE("fedsim xarmed refuses bad values with a usage error", "[xarmed][cli]") {
