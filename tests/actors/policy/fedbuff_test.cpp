@@ -236,7 +236,7 @@ TEST_CASE("policy keys are named from the member a policy reads, as the schema d
     PolicyConfig c;
     c.kind = kind;
     const auto p = policy::make_round_policy(c);
-    for (const std::string key :
+    for (const std::string& key :
          {p->round_wait_field() ? policy::keys::of(p->round_wait_field()) : std::string(),
           p->arrivals_field() ? policy::keys::of(p->arrivals_field()) : std::string()}) {
       if (key.empty()) continue;
