@@ -9,6 +9,7 @@
 #include "actors/faults/corruptions.hpp"
 #include "actors/faults/loss_model.hpp"
 #include "actors/network_availability.hpp"
+#include "actors/network_keys.hpp"
 #include "actors/policy/keys.hpp"
 #include "actors/policy/registry.hpp"
 #include "scenarios/limits.hpp"
@@ -23,6 +24,7 @@ using fbo::Algorithm;
 using Policy = PolicyConfig::Kind;
 // The [policy] keys the policies' messages name are spelled once, in actors/policy/keys.hpp.
 namespace policy_keys = actors::policy::keys;
+namespace nk = actors::network_keys;
 
 // ---------------------------------------------------------------------------------------------
 // When a key has an effect.
@@ -98,7 +100,7 @@ std::vector<Field<S>> selection_fields(const std::string& who) {
 /// `drop = p`, the Bernoulli shorthand; in a group it replaces the default link's loss model.
 Field<LinkModel> drop_field() {
   Field<LinkModel> f =
-      value("drop", &LinkModel::drop, in("[0, 1)", [](double v) { return v >= 0 && v < 1; }),
+      value(nk::drop, &LinkModel::drop, in("[0, 1)", [](double v) { return v >= 0 && v < 1; }),
             "probability a message is lost (Bernoulli; or give `loss`)");
   f.read = [read = f.read](const toml::node& n, LinkModel& l, const std::string& key, Context& c) {
     l.loss = {};
@@ -113,7 +115,7 @@ Field<LinkModel> drop_field() {
 Field<LinkModel> loss_field() {
   namespace faults = actors::faults;
   Field<LinkModel> f;
-  f.name = "loss";
+  f.name = nk::loss;
   f.type = "loss model";
   f.allowed = faults::loss_kind_names();
   f.doc = "a loss model instead of drop, e.g. { kind = \"gilbert-elliott\", p = 0.01, r = 0.2 } "
@@ -139,7 +141,7 @@ Field<LinkModel> loss_field() {
     l.loss.params = faults::complete_params(*kind, loss.params, key);
     l.loss.kind = loss.kind;
     // A drop given beside it (read before it) stays, for the check to refuse both.
-    const std::string drop_key = key.substr(0, key.size() - 4) + "drop";
+    const std::string drop_key = key.substr(0, key.size() - std::string(nk::loss).size()) + nk::drop;
     if (!ctx.present.count(drop_key)) l.drop = 0.0;
   };
   f.check = [](const LinkModel& l, const std::string& key, Context&) {
@@ -163,17 +165,17 @@ Field<LinkModel> loss_field() {
 
 const Table<LinkModel>& link_table() {
   static const Table<LinkModel> t{{
-      value("compute", &LinkModel::compute, any<Distribution>(), "time of one agent step"),
-      value("uplink", &LinkModel::uplink, any<Distribution>(), "latency agent -> server"),
-      value("downlink", &LinkModel::downlink, any<Distribution>(), "latency server -> agent"),
+      value(nk::compute, &LinkModel::compute, any<Distribution>(), "time of one agent step"),
+      value(nk::uplink, &LinkModel::uplink, any<Distribution>(), "latency agent -> server"),
+      value(nk::downlink, &LinkModel::downlink, any<Distribution>(), "latency server -> agent"),
       value("speed_factor", &LinkModel::speed_factor, positive(),
             "multiplies compute time; > 1 is a persistent straggler"),
-      value("bandwidth", &LinkModel::bandwidth,
+      value(nk::bandwidth, &LinkModel::bandwidth,
             {"must be > 0 (inf: unlimited)", [](double v) { return v > 0; }, "> 0, inf"},
             "bytes per second; adds payload size / bandwidth to each message"),
       drop_field(),
       loss_field(),
-      value("duplicate", &LinkModel::duplicate, probability(),
+      value(nk::duplicate, &LinkModel::duplicate, probability(),
             "probability a message is delivered twice"),
   }};
   return t;
@@ -228,7 +230,7 @@ const Table<NetworkPartition>& partition_table() {
 const Table<MalformedInjection>& malformed_table() {
   namespace faults = actors::faults;
   static const Table<MalformedInjection> t{
-      {value("rate", &MalformedInjection::rate, probability(),
+      {value(nk::malformed_rate, &MalformedInjection::rate, probability(),
              "probability that a report (FBO's report, Fed-PNE's phase report) is corrupted"),
        value("kinds", &MalformedInjection::kinds, {"", nullptr, faults::corruption_names()},
              "corruptions, drawn uniformly")
@@ -245,7 +247,7 @@ const Table<MalformedInjection>& malformed_table() {
 
 /// availability_file: stored absolute, so the resolved config reads back the same anywhere.
 Field<NetworkConfig> availability_file() {
-  Field<NetworkConfig> f = value("availability_file", &NetworkConfig::availability_file,
+  Field<NetworkConfig> f = value(nk::availability_file, &NetworkConfig::availability_file,
                                  any<std::string>(),
                                  "CSV agent,start,end of up-intervals; relative to the scenario "
                                  "file's folder (to the current folder from --set); \"\": always up");
@@ -276,24 +278,24 @@ const Table<NetworkConfig>& network_table() {
   static const Table<NetworkConfig> t{
       inlined(&NetworkConfig::link, link_table()) +
       std::vector<Field<NetworkConfig>>{
-          value("detection_delay", &NetworkConfig::detection_delay,
+          value(nk::detection_delay, &NetworkConfig::detection_delay,
                 {"must be >= 0 seconds (inf: never)", [](double v) { return v >= 0; }, ">= 0, inf"},
                 "the network tells the server a crashed agent is down this long after the "
                 "crash; inf: never (the server relies on missed rounds)"),
           availability_file(),
           tables<NetworkConfig, AgentGroup>(
-              "groups", &NetworkConfig::groups, group_table,
+              nk::groups, &NetworkConfig::groups, group_table,
               [](AgentGroup& g, const NetworkConfig& net, size_t i) {
                 g.name = "group" + std::to_string(i);
                 g.link = net.link;  // a group changes only the link keys it names
               },
               "agents whose link differs"),
-          tables<NetworkConfig, CrashSchedule>("crashes", &NetworkConfig::crashes, crash_table,
+          tables<NetworkConfig, CrashSchedule>(nk::crashes, &NetworkConfig::crashes, crash_table,
                                                nullptr, "agents that crash"),
-          tables<NetworkConfig, NetworkPartition>("partitions", &NetworkConfig::partitions,
+          tables<NetworkConfig, NetworkPartition>(nk::partitions, &NetworkConfig::partitions,
                                                   partition_table, nullptr,
                                                   "agents cut off from the server"),
-          table("malformed", &NetworkConfig::malformed, malformed_table)}};
+          table(nk::malformed, &NetworkConfig::malformed, malformed_table)}};
   return t;
 }
 
@@ -412,7 +414,7 @@ const Table<WorldConfig>& world_table() {
           },
           problem_table)
           .only(Family::xarmed),
-      table("network", &WorldConfig::network, network_table),
+      table(nk::network, &WorldConfig::network, network_table),
   }};
   return t;
 }
@@ -773,7 +775,7 @@ const Table<ScenarioConfig>& root_table() {
              },
              "0 .. 2^63-1"},
             "the run seed; every random stream is keyed by it"),
-      table("world", &ScenarioConfig::world, world_table),
+      table(nk::world, &ScenarioConfig::world, world_table),
       table("algorithm", &ScenarioConfig::algorithm, reference_table).only(Family::fbo),
       table<ScenarioConfig, xarmed::FedPneConfig>(
           "algorithm",

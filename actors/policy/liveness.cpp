@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "actors/network_keys.hpp"
 #include "actors/policy/keys.hpp"
 #include "actors/policy/registry.hpp"
 #include "engine/fbo/algorithm_traits.hpp"
@@ -20,16 +21,17 @@ std::vector<std::string> stall_warnings(const scenario::ScenarioConfig& config,
   std::string lost;
   for (std::size_t i = 0; i < net.crashes.size() && lost.empty(); ++i)
     if (!std::isfinite(net.crashes[i].recover))
-      lost = "world.network.crashes[" + std::to_string(i) + "] never recovers";
+      lost = network_keys::full(network_keys::crashes) + "[" + std::to_string(i) + "] never recovers";
   for (std::size_t i = 0; i < net.partitions.size() && lost.empty(); ++i)
     if (!std::isfinite(net.partitions[i].end))
-      lost = "world.network.partitions[" + std::to_string(i) + "] never ends";
+      lost = network_keys::full(network_keys::partitions) + "[" + std::to_string(i) + "] never ends";
   if (lost.empty()) return {};
   const std::string key = keys::of(round_policy.round_wait_field());
   return {"policy '" + name_of(p.kind) + "' with " + key +
           " = inf may never close a round: " + lost +
-          " and world.network.detection_delay = inf (the server is never told); the run "
-          "will end with completed = false. Set a finite " + key + " or detection_delay."};
+          " and " + network_keys::full(network_keys::detection_delay) +
+          " = inf (the server is never told); the run will end with completed = false. Set a "
+          "finite " + key + " or " + network_keys::detection_delay + "."};
 }
 
 /// A round that closes only on more arrivals than the run can ever deliver.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "actors/network_keys.hpp"
 #include "actors/recorder.hpp"
 #include "engine/fbo/reference_loop.hpp"
 #include "engine/xarmed/fed_pne_run.hpp"
@@ -22,27 +23,29 @@ bool no_delay(const Distribution& d) {
   return d.kind == Distribution::Kind::constant && d.value == 0.0;
 }
 
-/// The key of `link` (under `prefix`) that makes it imperfect, or "".
-std::string imperfect_key(const LinkModel& link, const std::string& prefix) {
-  if (!no_delay(link.compute)) return prefix + "compute";
-  if (!no_delay(link.uplink)) return prefix + "uplink";
-  if (!no_delay(link.downlink)) return prefix + "downlink";
-  if (std::isfinite(link.bandwidth)) return prefix + "bandwidth";
-  if (link.drop != 0.0) return prefix + "drop";
-  if (!link.loss.kind.empty()) return prefix + "loss";
-  if (link.duplicate != 0.0) return prefix + "duplicate";
+/// The key of [world.network]'s link that makes it imperfect, or "".
+std::string imperfect_link_key(const LinkModel& link) {
+  namespace k = actors::network_keys;
+  if (!no_delay(link.compute)) return k::full(k::compute);
+  if (!no_delay(link.uplink)) return k::full(k::uplink);
+  if (!no_delay(link.downlink)) return k::full(k::downlink);
+  if (std::isfinite(link.bandwidth)) return k::full(k::bandwidth);
+  if (link.drop != 0.0) return k::full(k::drop);
+  if (!link.loss.kind.empty()) return k::full(k::loss);
+  if (link.duplicate != 0.0) return k::full(k::duplicate);
   return "";
 }
 
 /// The first key that keeps `config`'s network from being perfect, or "".
 std::string imperfect_network_key(const ScenarioConfig& config) {
+  namespace k = actors::network_keys;
   const auto& n = config.world.network;
-  if (auto key = imperfect_key(n.link, "world.network."); !key.empty()) return key;
-  if (!n.groups.empty()) return "world.network.groups";
-  if (!n.crashes.empty()) return "world.network.crashes";
-  if (!n.partitions.empty()) return "world.network.partitions";
-  if (!n.availability_file.empty()) return "world.network.availability_file";
-  if (n.malformed.rate != 0.0) return "world.network.malformed.rate";
+  if (auto key = imperfect_link_key(n.link); !key.empty()) return key;
+  if (!n.groups.empty()) return k::full(k::groups);
+  if (!n.crashes.empty()) return k::full(k::crashes);
+  if (!n.partitions.empty()) return k::full(k::partitions);
+  if (!n.availability_file.empty()) return k::full(k::availability_file);
+  if (n.malformed.rate != 0.0) return k::full(k::malformed) + "." + k::malformed_rate;
   return "";
 }
 
