@@ -241,7 +241,7 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
   const int M = shared->problem->clients();
   logger("federation")->info("run '{}': {} clients, fed-pne, seed {}, output {}", config.name, M,
                              config.seed, options.out_dir);
-  const caf::actor recorder = system.spawn(recorder_actor, options.on_round, options.out_dir,
+  const caf::actor recorder = system.spawn(recorder_actor, options.observer, options.out_dir,
                                                options.recorder_rows);
   const caf::actor network =
       system.spawn(network_actor, make_network_plan(config), checkpoint_settings(options));
@@ -291,7 +291,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   const auto context = fbo::make_agent_context(algo, objectives.front()->grid());
   const NetworkPlan plan = make_network_plan(config);
 
-  const caf::actor recorder = system.spawn(recorder_actor, options.on_round, options.out_dir,
+  const caf::actor recorder = system.spawn(recorder_actor, options.observer, options.out_dir,
                                                options.recorder_rows);
   caf::actor accountant;
   if (is_private)

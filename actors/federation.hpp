@@ -17,7 +17,9 @@ namespace fedsim::actors {
 struct RunOptions {
   std::string out_dir = "out/run";  ///< observations.csv, rounds.csv, events.jsonl go here
   int threads = 0;                  ///< CAF scheduler threads (0: CAF's default)
-  RoundCallback on_round;           ///< progress, called for every finished round
+  /// Live records (rounds, observations, events, phases, pulls) while the run goes: progress
+  /// output, or an embedding program's own view (actors/recorder.hpp).
+  RunObserver observer;
   /// Rows of each output file the recorder holds in memory before it spills sorted chunks
   /// to hidden files in out_dir (merged at the end): bounds a long run's memory.
   std::size_t recorder_rows = default_recorder_rows;

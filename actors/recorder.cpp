@@ -181,11 +181,11 @@ void recorder_fields(Archive& a, RecorderState& s, const std::filesystem::path& 
 
 }  // namespace
 
-caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round,
+caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserver observer,
                              std::string spill_folder, std::size_t rows_in_memory) {
   fail_loudly(self, "recorder");
   auto& st = self->state;
-  st.on_round = std::move(on_round);
+  st.observer = std::move(observer);
   st.observations = ObservationRows(rows_in_memory, ObservationOrder{});
   st.events = EventRows(rows_in_memory, EventOrder{});
   st.pulls = PullRows(rows_in_memory, PullOrder{});
@@ -200,13 +200,17 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCall
           s.observed[e.agent] = 1;
         }
         s.last_time = std::max(s.last_time, e.time);
+        if (s.observer.observation) s.observer.observation(e);
         s.observations.push(e);
       },
       [self](round_event& e) {
         self->state.rounds.push_back(e);
-        if (self->state.on_round) self->state.on_round(e);
+        if (self->state.observer.round) self->state.observer.round(e);
       },
-      [self](network_event& e) { self->state.events.push(std::move(e)); },
+      [self](network_event& e) {
+        if (self->state.observer.event) self->state.observer.event(e);
+        self->state.events.push(std::move(e));
+      },
       [self](const pull_event& e) {
         auto& s = self->state;
         if (e.client >= 0) {
@@ -218,9 +222,13 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCall
           s.observed[e.client] = 1;
         }
         s.last_time = std::max(s.last_time, e.time);
+        if (s.observer.pull) s.observer.pull(e);
         s.pulls.push(e);
       },
-      [self](const phase_event& e) { self->state.phases.push_back(e); },
+      [self](const phase_event& e) {
+        if (self->state.observer.phase) self->state.observer.phase(e);
+        self->state.phases.push_back(e);
+      },
       [self](save_atom, const std::string& folder) {
         return save_state(self->context(),
                           [&](auto& a) { recorder_fields(a, self->state, folder); });

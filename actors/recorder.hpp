@@ -14,8 +14,18 @@
 
 namespace fedsim::actors {
 
-/// Called (on the recorder's thread) for every finished round: progress output.
-using RoundCallback = std::function<void(const round_event&)>;
+/// What an embedding program sees of a run while it goes: each callback (any may be empty)
+/// is called on the recorder's thread for every record as it arrives, before the files are
+/// written at the end. Arrival order: records of one virtual time may come in another order
+/// on another thread count (the files are sorted and never do). A callback that throws fails
+/// the run, naming the recorder.
+struct RunObserver {
+  std::function<void(const round_event&)> round;              ///< a round closed (FBO)
+  std::function<void(const observation_event&)> observation;  ///< an agent's query (FBO)
+  std::function<void(const network_event&)> event;            ///< an events.jsonl line
+  std::function<void(const phase_event&)> phase;              ///< a phase closed (Fed-PNE)
+  std::function<void(const pull_event&)> pull;                ///< a client's pulls (Fed-PNE)
+};
 
 /// The order of each file's rows (a total order, so the files never depend on thread timing).
 struct ObservationOrder {  ///< (agent, iteration)
@@ -43,7 +53,7 @@ struct RecorderState {
   std::vector<char> observed;         ///< per agent (client): observed (pulled) at least once
   std::vector<double> client_regret;  ///< Fed-PNE: each client's largest cumulative regret
   double last_time = 0.0;             ///< of the last observation (pull)
-  RoundCallback on_round;
+  RunObserver observer;
   static inline const char* name = "recorder";
 };
 
@@ -59,7 +69,7 @@ struct RecorderState {
 /// chunks go to hidden spill files in spill_folder, merged into the files at the end.
 /// Checkpoints: (save_atom, folder) -> its state (spill files linked into folder), and
 /// (restore_atom, bytes, folder) -> ok.
-caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RoundCallback on_round,
+caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserver observer,
                              std::string spill_folder, std::size_t rows_in_memory);
 
 /// The recorder's files, one writer per file (the columns are spelled here only): also used by

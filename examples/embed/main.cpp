@@ -1,6 +1,6 @@
 // Runs a DP-FTS-DE federation of 8 agents inside this program, with fedsim as a library:
 // the scenario is TOML text loaded by fedsim's loader (a ScenarioConfig built in code and
-// checked with scenario::validate works the same), and RunOptions::on_round prints every round
+// checked with scenario::validate works the same), and RunOptions::observer.round prints every round
 // as the run goes, before run_federation returns. The objective is one of fedsim's shipped
 // synthetic ones (world.objective.kind = "perturbed"): see examples/README.md.
 #include <cstdio>
@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
     options.out_dir = argc > 1 ? argv[1] : "embed-out";  // observations.csv, rounds.csv, ...
     options.threads = 2;
     // Called on the recorder's thread for every finished round, while the run goes on.
-    options.on_round = [](const actors::round_event& r) {
+    options.observer.round = [](const actors::round_event& r) {
       std::printf("round %d  time %.3f  participants %d  eps %.3f\n", r.round, r.time,
                   r.participants, r.epsilon);
       std::fflush(stdout);

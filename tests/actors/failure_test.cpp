@@ -88,7 +88,7 @@ TEST_CASE("an embedding program's round callback that throws fails run_federatio
   fedsim::actors::RunOptions options;
   options.out_dir = fresh_dir("fail-recorder").string();
   options.threads = 2;
-  options.on_round = [](const fedsim::actors::round_event& e) {
+  options.observer.round = [](const fedsim::actors::round_event& e) {
     if (e.round == 2) throw std::runtime_error("the embedding program gave up");
   };
   try {

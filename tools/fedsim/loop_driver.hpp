@@ -60,7 +60,7 @@ struct DriverResult {
 void check_driver(const scenario::ScenarioConfig& config, Driver driver);
 
 /// Runs `config` (validated, accepted by check_driver) with `driver`, writing its files into
-/// options.out_dir (the actors also call options.on_round; the loop ignores it and
+/// options.out_dir (the actors also call options.observer; the loop ignores it and
 /// options.threads).
 DriverResult run_with_driver(const scenario::ScenarioConfig& config,
                              const actors::RunOptions& options, Driver driver);

@@ -176,7 +176,7 @@ void run(RunCommandOptions& o) {
   const bool tty = isatty(fileno(stderr));
   const int every = std::max(1, config.algorithm.iterations / 10);
   if (!o.quiet)
-    options.on_round = [tty, every](const actors::round_event& r) {
+    options.observer.round = [tty, every](const actors::round_event& r) {
       if (!tty && r.round % every != 0) return;
       std::fprintf(stderr, "%sround %d  time %.3f  eps %.3f  agents alive %d  participants %d%s",
                    tty ? "\r" : "", r.round, r.time, r.epsilon, r.alive, r.participants,

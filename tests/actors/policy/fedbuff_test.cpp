@@ -67,7 +67,7 @@ TEST_CASE("fedbuff: the server aggregates every K arrivals, summing an agent's w
   shared->policy.buffer_size = 3;
   shared->assignment = {0, 0, 0};
   shared->network = network;
-  shared->recorder = system.spawn(recorder_actor, RoundCallback{},
+  shared->recorder = system.spawn(recorder_actor, RunObserver{},
                                   fedsim::test::fresh_dir("fedbuff-server").string(),
                                   std::size_t{1} << 10);
   const caf::actor server = system.spawn(server_actor, shared);
