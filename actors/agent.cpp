@@ -1,6 +1,7 @@
 #include "actors/agent.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "actors/checkpoint/state_archive.hpp"
 #include "actors/failure.hpp"
@@ -90,8 +91,8 @@ void finish_run(self_ptr self) {
 void finish_evaluations(self_ptr self, double now) {
   auto& s = self->state;
   const auto& cfg = s.shared->config;
-  const GridObjective& f = *s.shared->objectives[s.id];
-  const double noise_sd = std::sqrt(cfg.noise_variance);
+  const FederatedObjective& objective = *s.shared->objective;
+  constexpr double absent = std::numeric_limits<double>::quiet_NaN();
   const bool initial = s.pending.front().branch == fbo::Branch::init;
   const bool peer = is_peer(s);
   const int n = static_cast<int>(s.pending.size());
@@ -99,18 +100,20 @@ void finish_evaluations(self_ptr self, double now) {
     throw std::runtime_error("injected failure (FEDSIM_DEBUG_FAIL_AGENT)");
   for (int k = 0; k < n; ++k) {
     const fbo::Choice& c = s.pending[k];
-    const fbo::Evaluation e = fbo::evaluate(*s.agent, f, c.index, noise_sd, *s.noise);
-    s.history.emplace_back(c.index, e.y);
-    const double fx = e.f, y = e.y;
-    if (peer) continue;  // a peer's history, not a query of the run: not recorded
-    s.best = s.has_best ? std::max(s.best, fx) : fx;
-    s.has_best = true;
     const int iteration = initial ? k - n + 1 : s.iteration + 1;
+    const fbo::Evaluation e =
+        fbo::evaluate(*s.agent, objective, static_cast<int>(s.id), iteration, c.index, *s.noise);
+    s.history.emplace_back(c.index, e.y);
+    const double fx = e.f.value_or(absent), y = e.y;
+    if (peer) continue;  // a peer's history, not a query of the run: not recorded
+    // Once an f is unknown the best is too: no regret without every f (NaN stays NaN).
+    s.best = !s.has_best || std::isnan(fx) || std::isnan(s.best) ? fx : std::max(s.best, fx);
+    s.has_best = true;
     self->send(s.shared->recorder,
                observation_event{static_cast<std::int32_t>(s.id), iteration, c.index, now,
                                  s.shared->context->grid.points(c.index, 0), y, fx,
-                                 f.optimum_value() - s.best, static_cast<std::int32_t>(c.branch),
-                                 c.source});
+                                 objective.optimum(static_cast<int>(s.id)).value_or(absent) - s.best,
+                                 static_cast<std::int32_t>(c.branch), c.source});
   }
   if (!initial) ++s.iteration;
   s.pending.clear();

@@ -13,14 +13,14 @@
 #include "actors/messages.hpp"
 #include "engine/fbo/algorithms.hpp"
 #include "engine/fbo/reference_loop.hpp"
-#include "engine/objectives/grid_objective.hpp"
+#include "engine/objectives/federated_objective.hpp"
 
 namespace fedsim::actors {
 
 /// What every agent of a run shares, immutable.
 struct AgentShared {
   std::shared_ptr<const fbo::AgentContext> context;
-  GridObjectives objectives;
+  std::shared_ptr<const FederatedObjective> objective;  ///< every agent's function
   fbo::ReferenceConfig config;
   fbo::StepSettings step;  ///< config.step_settings()
   bool wait_for_broadcast = true;  ///< false under the async policy

@@ -279,16 +279,24 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   if (config.xarmed.hct)  // tools/fedsim/loop_driver.cpp runs it; the actors have no HCT
     throw std::invalid_argument("key 'algorithm.name': \"hct\" runs on the loop driver only");
   for (const std::string& w : policy::liveness_warnings(config)) logger("federation")->warn("{}", w);
-  if (config.xarmed.enabled) return run_fed_pne_federation(system, config, options);
+  if (config.xarmed.enabled) {
+    if (options.objective)
+      throw std::invalid_argument("RunOptions::objective: a Fed-PNE run evaluates its scenario's "
+                                  "objective (world.objective.kind); own objectives serve the FBO "
+                                  "family");
+    return run_fed_pne_federation(system, config, options);
+  }
   const auto start = std::chrono::steady_clock::now();
   const fbo::ReferenceConfig algo = scenario::reference_config(config);
   const int N = algo.agents;
   const bool is_private = algo.is_private();
 
   // Engine objects, built once and shared read-only by every agent.
-  const GridObjectives objectives =
-      make_synthetic_objectives(algo.objective, N, algo.seed, algo.has_peers());
-  const auto context = fbo::make_agent_context(algo, objectives.front()->grid());
+  // The embedding program's objective, or the scenario's synthetic one.
+  const std::shared_ptr<const FederatedObjective> objective =
+      options.objective ? options.objective : fbo::make_synthetic_objective(algo);
+  check_fbo_objective(*objective, N);
+  const auto context = fbo::make_agent_context(algo, *objective->domain().candidates);
   const NetworkPlan plan = make_network_plan(config);
 
   const caf::actor recorder = system.spawn(recorder_actor, options.observer, options.out_dir,
@@ -301,7 +309,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
 
   auto agent_shared = std::make_shared<AgentShared>();
   agent_shared->context = context;
-  agent_shared->objectives = objectives;
+  agent_shared->objective = objective;
   agent_shared->config = algo;
   agent_shared->step = algo.step_settings();
   agent_shared->wait_for_broadcast = policy::make_round_policy(config.policy)->agents_wait();

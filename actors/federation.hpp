@@ -11,12 +11,17 @@
 #include "actors/network.hpp"
 #include "actors/recorder.hpp"
 #include "actors/run_config.hpp"
+#include "engine/objectives/federated_objective.hpp"
 
 namespace fedsim::actors {
 
 struct RunOptions {
   std::string out_dir = "out/run";  ///< observations.csv, rounds.csv, events.jsonl go here
   int threads = 0;                  ///< CAF scheduler threads (0: CAF's default)
+  /// The function every agent evaluates (FBO family): an embedding program's own black box
+  /// (engine/objectives/federated_objective.hpp). Null: the scenario's synthetic objective
+  /// (world.objective). The scenario's world.agents agents query it.
+  std::shared_ptr<const FederatedObjective> objective;
   /// Live records (rounds, observations, events, phases, pulls) while the run goes: progress
   /// output, or an embedding program's own view (actors/recorder.hpp).
   RunObserver observer;

@@ -99,20 +99,23 @@ void write_events(const std::string& file, EventRows& events) {
 /// Builds the mean regret curve from observations in (agent, iteration) order, one agent at a
 /// time: regret[t] is the agent's simple regret after iteration t, carried forward over
 /// iterations it never ran (a crashed agent keeps its last value). Only agents with an
-/// observation are visited, each adding last / averaged in agent order.
+/// observation are visited, each adding last / averaged in agent order. A regret that is not
+/// known (NaN: an objective without f or optimum) stays NaN in the mean: never a 0.
 class CurveBuilder {
  public:
   CurveBuilder(int agents, int iterations, int averaged)
-      : agents_(agents), averaged_(averaged), regret_(iterations + 1, -1.0),
-        mean_(averaged > 0 ? iterations + 1 : 0, 0.0) {}
+      : agents_(agents), averaged_(averaged), regret_(iterations + 1, 0.0),
+        set_(iterations + 1, 0), mean_(averaged > 0 ? iterations + 1 : 0, 0.0) {}
   void add(const observation_event& o) {
     if (o.agent < 0 || o.agent >= agents_) return;
     if (o.agent != current_) {
       flush();
       current_ = o.agent;
     }
-    if (o.iteration >= 0 && o.iteration < static_cast<int>(regret_.size()))
+    if (o.iteration >= 0 && o.iteration < static_cast<int>(regret_.size())) {
       regret_[o.iteration] = o.simple_regret;
+      set_[o.iteration] = 1;
+    }
   }
   std::vector<double> finish() {
     flush();
@@ -124,15 +127,17 @@ class CurveBuilder {
     if (current_ < 0 || mean_.empty()) return;
     double last = 0.0;
     for (std::size_t t = 0; t < regret_.size(); ++t) {
-      if (regret_[t] >= 0) last = regret_[t];
+      if (set_[t]) last = regret_[t];
       mean_[t] += last / averaged_;
-      regret_[t] = -1.0;
+      set_[t] = 0;
     }
     current_ = -1;
   }
   int agents_, averaged_;
   int current_ = -1;
-  std::vector<double> regret_, mean_;
+  std::vector<double> regret_;
+  std::vector<char> set_;
+  std::vector<double> mean_;
 };
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "engine/fbo/agent_step.hpp"
 
+#include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "engine/fbo/streams.hpp"
 
@@ -29,12 +31,19 @@ Choice choose_query(const StepSettings& s, const FboAgent& agent, int id, int t,
   throw std::logic_error("choose_query: not an fbo::Algorithm value");
 }
 
-Evaluation evaluate(FboAgent& agent, const GridObjective& f, int index, double noise_sd,
-                    RandomStream& noise) {
-  const double fx = f.value_at(index);
-  const double y = fx + noise_sd * noise.normal();
-  agent.observe(index, y);
-  return {fx, y};
+Evaluation evaluate(FboAgent& agent, const FederatedObjective& objective, int id, int iteration,
+                    int index, RandomStream& noise) {
+  Query q;
+  q.agent = id;
+  q.iteration = iteration;
+  q.candidate = index;
+  q.x = objective.domain().candidates->points.row(index).transpose();
+  const Answer a = objective.evaluate(q, noise);
+  if (!std::isfinite(a.y))
+    throw std::runtime_error("objective: agent " + std::to_string(id) + " observed a value that is "
+                             "not finite at candidate " + std::to_string(index));
+  agent.observe(index, a.y);
+  return {a.f, a.y};
 }
 
 Eigen::VectorXd sample_message(const FboAgent& agent, std::uint64_t seed, int id, int t) {

@@ -10,7 +10,7 @@
 
 #include "engine/fbo/agent.hpp"
 #include "engine/fbo/algorithms.hpp"
-#include "engine/objectives/grid_objective.hpp"
+#include "engine/objectives/federated_objective.hpp"
 #include "engine/rng.hpp"
 
 namespace fedsim::fbo {
@@ -39,14 +39,15 @@ std::vector<int> initial_design(const FboAgent& agent, int count, bool in_region
 Choice choose_query(const StepSettings& s, const FboAgent& agent, int id, int t,
                     const ServerInput& server);
 
-/// One evaluation: f's value at grid point `index`, observed with N(0, noise_sd^2) noise drawn
-/// from the agent's noise stream (seed, agent.noise, id), added to the agent's history.
+/// One evaluation: agent `id` asks the objective for candidate `index` (its `iteration`; <= 0
+/// in the initial design), with the agent's noise stream (seed, agent.noise, id), and adds
+/// what it observed to its history.
 struct Evaluation {
-  double f;  ///< the noise-free value
-  double y;  ///< what the agent observed
+  std::optional<double> f;  ///< the noise-free value, where the objective knows it
+  double y;                 ///< what the agent observed
 };
-Evaluation evaluate(FboAgent& agent, const GridObjective& f, int index, double noise_sd,
-                    RandomStream& noise);
+Evaluation evaluate(FboAgent& agent, const FederatedObjective& objective, int id, int iteration,
+                    int index, RandomStream& noise);
 
 /// The message omega_{id,t} an agent sends after iteration t (t = 0: after the initial
 /// design), drawn from the stream (seed, agent.message, id, t).

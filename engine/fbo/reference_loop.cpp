@@ -9,6 +9,7 @@
 #include "engine/dp/accountant.hpp"
 #include "engine/fbo/algorithm_traits.hpp"
 #include "engine/fbo/streams.hpp"
+#include "engine/objectives/synthetic_objective.hpp"
 
 namespace fedsim::fbo {
 
@@ -94,19 +95,23 @@ std::vector<int> assign_regions(int agents, int regions) {
   return out;
 }
 
-ReferenceResult run_reference(const ReferenceConfig& config) {
-  config.validate();
-  return run_reference(config, make_synthetic_objectives(config.objective, config.agents,
-                                                         config.seed, config.has_peers()));
+std::shared_ptr<const FederatedObjective> make_synthetic_objective(const ReferenceConfig& config) {
+  return std::make_shared<const SyntheticObjective>(
+      make_synthetic_objectives(config.objective, config.agents, config.seed, config.has_peers()),
+      std::sqrt(config.noise_variance));
 }
 
-ReferenceResult run_reference(const ReferenceConfig& config, const GridObjectives& objectives) {
+ReferenceResult run_reference(const ReferenceConfig& config) {
+  config.validate();
+  return run_reference(config, *make_synthetic_objective(config));
+}
+
+ReferenceResult run_reference(const ReferenceConfig& config, const FederatedObjective& objective) {
   config.validate();
   const int N = config.agents, T = config.iterations, P = config.effective_regions();
   const int learners = config.learners();  // agents 0..learners-1 optimise; the rest are peers
-  if (static_cast<int>(objectives.size()) != N)
-    throw std::invalid_argument("one objective per agent expected");
-  const Grid& grid = objectives.front()->grid();
+  check_fbo_objective(objective, N);
+  const Grid& grid = *objective.domain().candidates;
 
   const auto context = make_agent_context(config, grid);
   const std::vector<int> assignment = assign_regions(N, P);
@@ -122,16 +127,17 @@ ReferenceResult run_reference(const ReferenceConfig& config, const GridObjective
   std::vector<RandomStream> noise;
   noise.reserve(N);
   for (int n = 0; n < N; ++n) noise.emplace_back(config.seed, streams::agent_noise, n);
-  const double noise_sd = std::sqrt(config.noise_variance);
   const StepSettings step = config.step_settings();
+  constexpr double absent = std::numeric_limits<double>::quiet_NaN();
 
   auto query = [&](int n, int iteration, const Choice& c) {
-    const GridObjective& f = *objectives[n];
-    const Evaluation e = evaluate(agents[n], f, c.index, noise_sd, noise[n]);
-    best[n] = std::max(best[n], e.f);
-    const double regret = f.optimum_value() - best[n];
+    const Evaluation e = evaluate(agents[n], objective, n, iteration, c.index, noise[n]);
+    const double f = e.f.value_or(absent);
+    // Once an f is unknown the best is too: no regret without every f (NaN stays NaN).
+    best[n] = std::isnan(f) || std::isnan(best[n]) ? absent : std::max(best[n], f);
+    const double regret = objective.optimum(n).value_or(absent) - best[n];
     result.observations.push_back(
-        {n, iteration, c.index, grid.points(c.index, 0), e.y, e.f, regret, c.branch, c.source});
+        {n, iteration, c.index, grid.points(c.index, 0), e.y, f, regret, c.branch, c.source});
     if (iteration >= 0) result.mean_simple_regret[iteration] += regret / learners;
   };
 
@@ -147,7 +153,7 @@ ReferenceResult run_reference(const ReferenceConfig& config, const GridObjective
         query(n, k - count + 1, {design[k], Branch::init, -1});
         continue;
       }
-      evaluate(agents[n], *objectives[n], design[k], noise_sd, noise[n]);
+      evaluate(agents[n], objective, n, k - count + 1, design[k], noise[n]);
     }
   }
 

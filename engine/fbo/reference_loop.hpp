@@ -10,6 +10,7 @@
 #include "engine/fbo/agent_step.hpp"
 #include "engine/fbo/algorithms.hpp"
 #include "engine/fbo/de_server.hpp"
+#include "engine/objectives/federated_objective.hpp"
 #include "engine/objectives/grid_objective.hpp"
 
 namespace fedsim::fbo {
@@ -99,7 +100,13 @@ std::vector<int> assign_regions(int agents, int regions);
 /// Runs the loop on the synthetic objective built from config.objective and config.seed
 /// (with peers, the target's function is the unperturbed base).
 ReferenceResult run_reference(const ReferenceConfig& config);
-/// Runs the loop on given per-agent objectives (one per agent, same grid).
-ReferenceResult run_reference(const ReferenceConfig& config, const GridObjectives& objectives);
+/// The synthetic objective the scenario's config.objective and config.seed describe (with
+/// peers, the target's function is the unperturbed base), observed with config's noise.
+std::shared_ptr<const FederatedObjective> make_synthetic_objective(const ReferenceConfig& config);
+
+/// Runs the loop on a given objective (check_fbo_objective: a candidate set in the unit box,
+/// a function for every agent). Where the objective gives no noise-free value or optimum, the
+/// records' f and simple_regret are NaN.
+ReferenceResult run_reference(const ReferenceConfig& config, const FederatedObjective& objective);
 
 }  // namespace fedsim::fbo

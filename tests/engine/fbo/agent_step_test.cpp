@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/fbo/agent_step.hpp"
+#include "engine/objectives/synthetic_objective.hpp"
 #include "engine/fbo/algorithm_traits.hpp"
 #include "engine/fbo/reference_loop.hpp"
 
@@ -40,9 +41,10 @@ TEST_CASE("an agent step draws from its keyed streams only: the same inputs give
   const auto context = make_agent_context(c, objectives.front()->grid());
   FboAgent a(1, 1, context), b(1, 1, context);
   RandomStream noise_a(c.seed, "agent.noise", 1), noise_b(c.seed, "agent.noise", 1);
+  const SyntheticObjective objective(objectives, 0.1);
   for (int idx : initial_design(a, 5, true, c.seed, 1)) {
-    const Evaluation ea = evaluate(a, *objectives[1], idx, 0.1, noise_a);
-    const Evaluation eb = evaluate(b, *objectives[1], idx, 0.1, noise_b);
+    const Evaluation ea = evaluate(a, objective, 1, 0, idx, noise_a);
+    const Evaluation eb = evaluate(b, objective, 1, 0, idx, noise_b);
     CHECK(ea.y == eb.y);
     CHECK(ea.f == objectives[1]->value_at(idx));
   }

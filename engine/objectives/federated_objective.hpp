@@ -1,0 +1,67 @@
+#pragma once
+/// What the agents of a run evaluate: the interface a program outside the repository
+/// implements to bring its own black box (issue 11), and that fedsim's own objectives implement.
+/// One objective serves the whole federation: each agent has its own function (heterogeneity
+/// is the objective's business; the agent's id is an argument), on one shared search domain.
+///
+/// Contract:
+///  - evaluate() is called from several threads at once for different agents (never twice at
+///    once for the same agent); it must not depend on which thread calls it.
+///  - For runs to be reproducible (same scenario and seed, same records), evaluate() must be a
+///    function of the query and of what it draws from `noise` (the agent's own keyed stream);
+///    an objective that simulates observation noise draws it there, a real black box ignores it.
+///  - Regret needs the noise-free value `f` of every answer and the optimum of the agent's
+///    function; without them observations.csv leaves f and simple_regret empty.
+/// Today the FBO family searches a finite candidate set (domain().candidates; the papers' 1-D
+/// grid, or any set of points in the unit box); box domains without candidates follow
+/// (issue 11 item 2).
+#include <memory>
+#include <optional>
+
+#include <Eigen/Dense>
+
+#include "engine/domain.hpp"
+#include "engine/rng.hpp"
+
+namespace fedsim {
+
+/// Where the agents search: the unit box [0, 1]^d, and the candidate points in it.
+struct SearchDomain {
+  Box box;                                 ///< [0, 1]^d (DE's sub-regions partition it)
+  std::shared_ptr<const Grid> candidates;  ///< rows are points (null: the whole box)
+  int dim() const { return box.dim(); }
+};
+
+/// One evaluation asked of the objective.
+struct Query {
+  int agent = 0;
+  int iteration = 0;   ///< the agent's iteration (<= 0: its initial design)
+  int candidate = -1;  ///< row of domain().candidates, or -1 for a point of the box
+  Eigen::VectorXd x;   ///< the point, every coordinate
+};
+
+/// What the objective answers.
+struct Answer {
+  double y = 0.0;             ///< the observed value (noise included): what the agent learns
+  std::optional<double> f;    ///< the noise-free value, where known (for regret)
+  std::optional<double> cost; ///< compute seconds of this evaluation, where known
+};
+
+class FederatedObjective {
+ public:
+  virtual ~FederatedObjective() = default;
+  virtual const SearchDomain& domain() const = 0;
+  int dimension() const { return domain().dim(); }
+  /// The agents that have a function of their own: agent ids are 0 .. agents() - 1.
+  virtual int agents() const = 0;
+  virtual Answer evaluate(const Query& query, RandomStream& noise) const = 0;
+  /// The largest noise-free value of `agent`'s function on the domain, where known.
+  virtual std::optional<double> optimum(int agent) const { return std::nullopt; }
+};
+
+/// Checks what the FBO family needs of an objective for `agents` agents: enough functions, a
+/// finite candidate set of points in a unit box. Throws std::invalid_argument saying what is
+/// missing.
+void check_fbo_objective(const FederatedObjective& objective, int agents);
+
+}  // namespace fedsim
