@@ -40,7 +40,10 @@ Choice choose_query(const StepSettings& s, const FboAgent& agent, int id, int t,
                     const ServerInput& server);
 
 /// One evaluation: f's value at grid point `index`, observed with N(0, noise_sd^2) noise drawn
-/// from the agent's noise stream (seed, agent.noise, id), added to the agent's history.
+/// from the agent's noise stream (seed, agent.noise, id), added to the agent's history. When
+/// the observation's count is due, the agent refits its local GP's hyperparameters here
+/// (FboAgent::observe, engine/fbo/refit.hpp): the loop and the actors refit at the same
+/// observations, and a checkpoint's replay of the history refits the same.
 struct Evaluation {
   double f;  ///< the noise-free value
   double y;  ///< what the agent observed
