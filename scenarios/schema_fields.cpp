@@ -443,6 +443,8 @@ Field<fbo::ReferenceConfig> refit_key(Field<fbo::ReferenceConfig> f,
   return f;
 }
 
+bool finite_positive(double v) { return std::isfinite(v) && v > 0; }
+
 /// The key's value must exceed the one of `lower_name`: the refit's bounds are intervals.
 std::function<void(const fbo::ReferenceConfig&, const std::string&, Context&)> above(
     double fbo::RefitConfig::*upper, double fbo::RefitConfig::*lower, std::string lower_name) {
@@ -545,7 +547,9 @@ const Table<fbo::ReferenceConfig>& reference_table() {
                        "kernel_lengthscale): the papers' smallest, ~10 grid spacings"),
                  RefitUse::exact_refits),
        refit_key(value("refit_lengthscale_max", &ReferenceConfig::refit,
-                       &fbo::RefitConfig::lengthscale_max, positive(),
+                       &fbo::RefitConfig::lengthscale_max,
+                       {"must be a finite number > 0", finite_positive,
+                        "> refit_lengthscale_min"},
                        "upper bound: the unit box's side; unbounded fits on scattered points "
                        "drift to length scales of hundreds")
                      .also(above(&fbo::RefitConfig::lengthscale_max,
@@ -555,7 +559,8 @@ const Table<fbo::ReferenceConfig>& reference_table() {
                        positive(), "noise-variance bound of the fits: the papers' smallest "
                                    "noise variance, keeps K + n2 I well conditioned")),
        refit_key(value("refit_noise_max", &ReferenceConfig::refit, &fbo::RefitConfig::noise_max,
-                       positive(), "upper bound: above the variance of outputs in [0, 1]")
+                       {"must be a finite number > 0", finite_positive, "> refit_noise_min"},
+                       "upper bound: above the variance of outputs in [0, 1]")
                      .also(above(&fbo::RefitConfig::noise_max, &fbo::RefitConfig::noise_min,
                                  "refit_noise_min")))}};
   return t;
