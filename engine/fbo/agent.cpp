@@ -91,7 +91,8 @@ void FboAgent::refit() {
   }
   // The exact sampler fits all three; the rff sampler's features fix the length scale.
   const bool exact = c.local_sampler == LocalSampler::exact;
-  local_ = refit_hyperparameters(X, y, c.refit, c.features.kernel().lengthscale, exact, c.seed, id_);
+  local_ =
+      refit_hyperparameters(X, y, c.refit, c.features.kernel().lengthscale, exact, c.seed, id_);
   ++refits_;
   if (exact) {
     // The agent's own prior factor of the grid under the fitted kernel, conditioned anew.

@@ -25,10 +25,9 @@
 /// Determinism: a fit depends only on the agent's first `count` observations and on the
 /// restarts drawn from the stream (seed, agent.refit, agent, count); a refit happens inside
 /// FboAgent::observe, so replaying an agent's history (a checkpoint's resume) refits the same.
+#include <Eigen/Dense>
 #include <cstdint>
 #include <string>
-
-#include <Eigen/Dense>
 
 #include "engine/hyperparameters.hpp"
 

@@ -1,8 +1,7 @@
 // The algorithm.refit_* keys: checks naming the key, warnings when inert, the resolved config,
 // and runs with refits on: the actors equal the loop, and 1 or 4 threads write the same bytes.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -137,8 +136,9 @@ TEST_CASE("refit keys: the resolved config writes them only with refits on, and 
   const ScenarioConfig off = load_scenario_text(head, "refit.toml").config;
   CHECK(to_toml(off).find("refit_") == std::string::npos);
   const ScenarioConfig on =
-      load_scenario_text(head + "refit_every = 5\nlocal_sampler = \"exact\"\n"
-                                "refit_lengthscale_max = 0.5\nrefit_noise_min = 1e-4\n",
+      load_scenario_text(head +
+                             "refit_every = 5\nlocal_sampler = \"exact\"\n"
+                             "refit_lengthscale_max = 0.5\nrefit_noise_min = 1e-4\n",
                          "refit.toml")
           .config;
   const std::string text = to_toml(on);
@@ -185,7 +185,8 @@ TEST_CASE("with refits on, a perfect network under sync reproduces the reference
   }
 }
 
-TEST_CASE("with refits on, 1 or 4 threads write byte-identical files", "[scenario][refit][actors]") {
+TEST_CASE("with refits on, 1 or 4 threads write byte-identical files",
+          "[scenario][refit][actors]") {
   ScenarioConfig c = small(fbo::Algorithm::dp_fts_de, fbo::LocalSampler::rff);
   c.world.network.link.compute = {Distribution::Kind::lognormal, 0, 0, 0, 0, -1.0, 0.5};
   c.world.network.link.uplink = {Distribution::Kind::exponential, 0, 0, 0, 0.2, 0, 0};

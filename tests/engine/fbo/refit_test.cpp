@@ -1,8 +1,9 @@
 // GP hyperparameter refits during a run (engine/fbo/refit, FboAgent::observe): recovery of
 // known generating hyperparameters, the bounds, which parts use the fitted values, and
 // determinism (the same history refits the same, bit for bit).
-#include <catch2/catch.hpp>
+#include "engine/fbo/refit.hpp"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <memory>
 #include <stdexcept>
@@ -10,7 +11,6 @@
 
 #include "engine/fbo/agent.hpp"
 #include "engine/fbo/reference_loop.hpp"
-#include "engine/fbo/refit.hpp"
 #include "engine/kernel.hpp"
 
 using namespace fedsim;
@@ -61,8 +61,8 @@ TEST_CASE("refit: recovers the hyperparameters a function was drawn with", "[fbo
   c.every = 5;
   c.noise_max = 10.0;
   const GpHyperparameters h = refit_hyperparameters(X, y, c, 1.0, true, 1, 0);
-  INFO("l = " << h.lengthscales(0) << ", s2 = " << h.signal_variance << ", n2 = "
-              << h.noise_variance);
+  INFO("l = " << h.lengthscales(0) << ", s2 = " << h.signal_variance
+              << ", n2 = " << h.noise_variance);
   CHECK(h.lengthscales(0) == Approx(l).epsilon(0.2));
   CHECK(h.noise_variance == Approx(n2).epsilon(0.5));
   CHECK(h.signal_variance > s2 / 2);
@@ -79,8 +79,7 @@ TEST_CASE("refit: recovers the hyperparameters a function was drawn with", "[fbo
         log_marginal_likelihood(X, y, refit_hyperparameters(X, y, c, 0.02, false, 1, 0)) + 10);
 }
 
-TEST_CASE("refit: the bounds hold where the unbounded optimum lies outside them",
-          "[fbo][refit]") {
+TEST_CASE("refit: the bounds hold where the unbounded optimum lies outside them", "[fbo][refit]") {
   RefitConfig c;
   c.every = 5;
   SECTION("a smooth function and a length-scale ceiling below its length scale") {
@@ -239,8 +238,8 @@ TEST_CASE("exact local sampler: every hyperparameter is refitted and sampled wit
   }
   CHECK(b.refits() == 8);
   const GpHyperparameters& h = b.local_hyperparameters();
-  INFO("l = " << h.lengthscales(0) << ", s2 = " << h.signal_variance << ", n2 = "
-              << h.noise_variance);
+  INFO("l = " << h.lengthscales(0) << ", s2 = " << h.signal_variance
+              << ", n2 = " << h.noise_variance);
   CHECK(h.lengthscales(0) != 0.1);
   CHECK(h.lengthscales(0) == Approx(0.05).epsilon(0.3));
   // Exact local TS samples the GP with the fitted kernel and noise.
@@ -308,4 +307,36 @@ TEST_CASE("the reference loop with refits: deterministic, and off means unchange
   const ReferenceResult off2 = run_reference(c);
   for (size_t i = 0; i < off.observations.size(); ++i)
     CHECK(off.observations[i].index == off2.observations[i].index);
+}
+
+TEST_CASE("refit: degenerate histories fit within the bounds without throwing", "[fbo][refit]") {
+  RefitConfig c;
+  c.every = 1;
+  for (LocalSampler sampler : {LocalSampler::rff, LocalSampler::exact}) {
+    const auto context = context_with(c, sampler, 50);
+    INFO("sampler " << to_string(sampler));
+    auto check_bounds = [&](const FboAgent& a) {
+      const GpHyperparameters& h = a.local_hyperparameters();
+      if (sampler == LocalSampler::exact) {
+        CHECK(h.lengthscales(0) >= c.lengthscale_min);
+        CHECK(h.lengthscales(0) <= c.lengthscale_max);
+      }
+      CHECK(h.noise_variance >= c.noise_min);
+      CHECK(h.noise_variance <= c.noise_max);
+      CHECK(std::isfinite(h.signal_variance));
+      RandomStream rng(1, "test.sample");
+      CHECK(a.argmax_local_ts(rng) >= 0);
+    };
+    FboAgent same_point(0, 0, context);  // TS re-querying one argmax: repeated rows of X
+    for (int s = 0; s < 12; ++s) same_point.observe(7, 0.3 + 0.01 * (s % 3));
+    CHECK(same_point.refits() == 12);
+    check_bounds(same_point);
+    FboAgent zeros(1, 0, context);  // all-zero outputs: no signal at all
+    for (int s = 0; s < 6; ++s) zeros.observe(s * 5, 0.0);
+    check_bounds(zeros);
+    FboAgent huge(2, 0, context);  // outputs far beyond the signal-variance bound
+    for (int s = 0; s < 6; ++s) huge.observe(s * 7, s % 2 ? 1e6 : -1e6);
+    check_bounds(huge);
+    CHECK(huge.local_hyperparameters().noise_variance == c.noise_max);
+  }
 }
