@@ -160,7 +160,13 @@ HyperparameterFit fit_hyperparameters(const Eigen::Ref<const Eigen::MatrixXd>& X
   }
   if (!std::isfinite(problem.best_value))
     throw std::runtime_error("log marginal likelihood is not finite anywhere it was evaluated");
-  return {GpHyperparameters::from_log(problem.best_theta), problem.best_value};
+  // exp(log(bound)) may land an ulp outside the bound: clamp, so that the bounds hold exactly.
+  GpHyperparameters h = GpHyperparameters::from_log(problem.best_theta);
+  for (Eigen::Index j = 0; j < k; ++j)
+    h.lengthscales(j) = std::clamp(h.lengthscales(j), b.lengthscale_min, b.lengthscale_max);
+  h.signal_variance = std::clamp(h.signal_variance, b.signal_variance_min, b.signal_variance_max);
+  h.noise_variance = std::clamp(h.noise_variance, b.noise_variance_min, b.noise_variance_max);
+  return {h, log_marginal_likelihood(X, y, h)};
 }
 
 }  // namespace fedsim

@@ -57,8 +57,8 @@ struct HyperparameterFit {
   double log_marginal_likelihood;
 };
 
-/// The best fit over all runs. X: n x d, rows are points; y: n (n >= 1). Random starts come
-/// from rng. Throws std::invalid_argument on mismatched or empty data, bad bounds or
+/// The best fit over all runs, within the bounds (exactly: clamped after leaving log space).
+/// X: n x d, rows are points; y: n (n >= 1). Random starts come from rng. Throws std::invalid_argument on mismatched or empty data, bad bounds or
 /// restarts < 1.
 HyperparameterFit fit_hyperparameters(const Eigen::Ref<const Eigen::MatrixXd>& X,
                                       const Eigen::Ref<const Eigen::VectorXd>& y, RandomStream& rng,

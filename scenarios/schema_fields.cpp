@@ -422,6 +422,41 @@ const Table<WorldConfig>& world_table() {
 // ---------------------------------------------------------------------------------------------
 // [algorithm]
 
+/// When a refit key acts: refit_every always; the others with refits on; the length-scale
+/// bounds with the exact local sampler too (the rff sampler's fits hold the features' one).
+enum class RefitUse { always, refits, exact_refits };
+
+/// A key of the hyperparameter refits (engine/fbo/refit.hpp). It is written to
+/// config.resolved.toml only with algorithm.refit_every > 0, so a config without refits
+/// resolves to the same text as before refits existed.
+Field<fbo::ReferenceConfig> refit_key(Field<fbo::ReferenceConfig> f,
+                                      RefitUse use = RefitUse::refits) {
+  if (use != RefitUse::always)
+    f.when([use](const ScenarioConfig& c) -> std::string {
+      if (!c.algorithm.refit.enabled()) return "used only with algorithm.refit_every > 0";
+      if (use == RefitUse::exact_refits && c.algorithm.local_sampler != fbo::LocalSampler::exact)
+        return "used only with algorithm.local_sampler = \"exact\" (the rff sampler's fits "
+               "hold algorithm.kernel_lengthscale)";
+      return "";
+    });
+  f.text = [text = f.text](const fbo::ReferenceConfig& a, Context& c) {
+    return a.refit.enabled() ? text(a, c) : "";
+  };
+  return f;
+}
+
+bool finite_positive(double v) { return std::isfinite(v) && v > 0; }
+
+/// The key's value must exceed the one of `lower_name`: the refit's bounds are intervals.
+std::function<void(const fbo::ReferenceConfig&, const std::string&, Context&)> above(
+    double fbo::RefitConfig::*upper, double fbo::RefitConfig::*lower, std::string lower_name) {
+  return [=](const fbo::ReferenceConfig& a, const std::string& key, Context&) {
+    if (!(a.refit.*upper > a.refit.*lower))
+      fail(key, "must be > algorithm." + lower_name + " (" + number_text(a.refit.*lower) +
+                    "), got " + number_text(a.refit.*upper));
+  };
+}
+
 const Table<fbo::ReferenceConfig>& reference_table() {
   using fbo::ReferenceConfig;
   static const Table<ReferenceConfig> t{
@@ -497,7 +532,39 @@ const Table<fbo::ReferenceConfig>& reference_table() {
              "DE: initial points drawn from the agent's own sub-region")
            .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de")),
        value("local_sampler", &ReferenceConfig::local_sampler, one_of<fbo::LocalSampler>(),
-             "how local TS draws from the agent's own posterior")}};
+             "how local TS draws from the agent's own posterior"),
+       refit_key(value("refit_every", &ReferenceConfig::refit, &fbo::RefitConfig::every,
+                       {"must be an integer >= 0 (0: no refits)", [](int v) { return v >= 0; },
+                        ">= 0"},
+                       "k: after every k-th observation an agent refits its local GP's signal "
+                       "variance, noise variance and (exact sampler) length scale by maximum "
+                       "marginal likelihood; the shared features and the messages keep "
+                       "kernel_lengthscale and lambda; 0: off (the papers' authors used 5)"),
+                 RefitUse::always),
+       refit_key(value("refit_restarts", &ReferenceConfig::refit, &fbo::RefitConfig::restarts,
+                       at_least(1), "L-BFGS runs per refit (restarts keyed by agent and count)")),
+       refit_key(value("refit_lengthscale_min", &ReferenceConfig::refit,
+                       &fbo::RefitConfig::lengthscale_min, positive(),
+                       "length-scale bound of the exact sampler's fits (the rff sampler holds "
+                       "kernel_lengthscale): the papers' smallest, ~10 grid spacings"),
+                 RefitUse::exact_refits),
+       refit_key(value("refit_lengthscale_max", &ReferenceConfig::refit,
+                       &fbo::RefitConfig::lengthscale_max,
+                       {"must be a finite number > 0", finite_positive,
+                        "> refit_lengthscale_min"},
+                       "upper bound: the unit box's side; unbounded fits on scattered points "
+                       "drift to length scales of hundreds")
+                     .also(above(&fbo::RefitConfig::lengthscale_max,
+                                 &fbo::RefitConfig::lengthscale_min, "refit_lengthscale_min")),
+                 RefitUse::exact_refits),
+       refit_key(value("refit_noise_min", &ReferenceConfig::refit, &fbo::RefitConfig::noise_min,
+                       positive(), "noise-variance bound of the fits: the papers' smallest "
+                                   "noise variance, keeps K + n2 I well conditioned")),
+       refit_key(value("refit_noise_max", &ReferenceConfig::refit, &fbo::RefitConfig::noise_max,
+                       {"must be a finite number > 0", finite_positive, "> refit_noise_min"},
+                       "upper bound: above the variance of outputs in [0, 1]")
+                     .also(above(&fbo::RefitConfig::noise_max, &fbo::RefitConfig::noise_min,
+                                 "refit_noise_min")))}};
   return t;
 }
 

@@ -1,5 +1,6 @@
 #include "engine/fbo/agent.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -18,11 +19,13 @@ std::string to_string(LocalSampler sampler) {
 }
 
 AgentContext::AgentContext(Grid grid_, RandomFourierFeatures features_, Partition partition_,
-                           double lambda_, double beta_, LocalSampler local_sampler_)
+                           double lambda_, double beta_, LocalSampler local_sampler_,
+                           RefitConfig refit_, std::uint64_t seed_)
     : grid(std::move(grid_)), features(std::move(features_)),
       grid_features(features.feature_matrix(grid.points)), partition(std::move(partition_)),
       grid_region(partition.regions_of(grid.points)), region_points(partition.size()),
-      lambda(lambda_), beta(beta_), local_sampler(local_sampler_) {
+      lambda(lambda_), beta(beta_), local_sampler(local_sampler_), refit(refit_), seed(seed_) {
+  refit.validate();
   for (int j = 0; j < grid.size(); ++j) region_points[grid_region[j]].push_back(j);
   for (int i = 0; i < partition.size(); ++i)
     if (region_points[i].empty())
@@ -38,6 +41,9 @@ FboAgent::FboAgent(int id, int region, std::shared_ptr<const AgentContext> conte
     : id_(id), region_(region), context_(std::move(context)),
       posterior_(context_->features.num_features(), context_->lambda) {
   if (context_->local_sampler == LocalSampler::exact) exact_.emplace(context_->prior, context_->lambda);
+  local_.lengthscales.setConstant(context_->features.kernel().lengthscale);
+  local_.signal_variance = context_->features.kernel().variance;
+  local_.noise_variance = context_->lambda;
 }
 
 std::vector<int> FboAgent::initial_design(int n_init, bool in_region, RandomStream& rng) const {
@@ -50,8 +56,11 @@ std::vector<int> FboAgent::initial_design(int n_init, bool in_region, RandomStre
 }
 
 int FboAgent::argmax_local_ts(RandomStream& rng) const {
-  if (!exact_) return argmax_omega(posterior_.sample(rng, context_->beta));
-  return grid_argmax(exact_->sample_pathwise(rng, context_->beta)).index;
+  if (exact_) return grid_argmax(exact_->sample_pathwise(rng, context_->beta)).index;
+  if (!local_posterior_) return argmax_omega(posterior_.sample(rng, context_->beta));
+  // Fitted: w ~ N(nu, n2 Sigma^-1) = N(nu, s2 (n2 / s2) Sigma^-1), see refit.hpp.
+  return argmax_omega(
+      local_posterior_->sample(rng, context_->beta * std::sqrt(local_.signal_variance)));
 }
 
 int FboAgent::argmax_omega(const Eigen::Ref<const Eigen::VectorXd>& omega) const {
@@ -63,8 +72,40 @@ int FboAgent::argmax_joint(const Eigen::Ref<const Eigen::MatrixXd>& joint) const
 }
 
 void FboAgent::observe(int index, double y) {
-  posterior_.observe(context_->grid_features.row(index).transpose(), y);
+  const auto phi = context_->grid_features.row(index).transpose();
+  posterior_.observe(phi, y);
+  if (local_posterior_) local_posterior_->observe(phi, y);
   if (exact_) exact_->add_observation(index, y);
+  history_.emplace_back(index, y);
+  if (context_->refit.due(num_observations())) refit();
+}
+
+void FboAgent::refit() {
+  const AgentContext& c = *context_;
+  const int n = static_cast<int>(history_.size());
+  Eigen::MatrixXd X(n, c.grid.dim());
+  Eigen::VectorXd y(n);
+  for (int s = 0; s < n; ++s) {
+    X.row(s) = c.grid.points.row(history_[s].first);
+    y(s) = history_[s].second;
+  }
+  // The exact sampler fits all three; the rff sampler's features fix the length scale.
+  const bool exact = c.local_sampler == LocalSampler::exact;
+  local_ =
+      refit_hyperparameters(X, y, c.refit, c.features.kernel().lengthscale, exact, c.seed, id_);
+  ++refits_;
+  if (exact) {
+    // The agent's own prior factor of the grid under the fitted kernel, conditioned anew.
+    exact_.emplace(std::make_shared<const CandidatePrior>(
+                       c.grid.points, SeKernel{local_.lengthscales(0), local_.signal_variance}),
+                   local_.noise_variance);
+    for (const auto& [index, value] : history_) exact_->add_observation(index, value);
+    return;
+  }
+  local_posterior_.emplace(c.features.num_features(),
+                           local_.noise_variance / local_.signal_variance);
+  for (const auto& [index, value] : history_)
+    local_posterior_->observe(c.grid_features.row(index).transpose(), value);
 }
 
 Eigen::VectorXd FboAgent::sample_message(RandomStream& rng) const { return posterior_.sample(rng); }

@@ -1,16 +1,22 @@
 #pragma once
 /// One FBO agent's state on a discrete domain: its observations, its feature-space posterior
-/// (for the omega_{n,t} it sends), and its own GP for local Thompson sampling. The decisions
-/// of each algorithm (which branch, which message) live in algorithms.hpp.
+/// (for the omega_{n,t} it sends), and its own GP for local Thompson sampling, whose
+/// hyperparameters it may refit during the run (engine/fbo/refit.hpp says which parts use the
+/// fitted values). The decisions of each algorithm (which branch, which message) live in
+/// algorithms.hpp.
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
 
 #include "engine/domain.hpp"
+#include "engine/fbo/refit.hpp"
 #include "engine/gp_exact.hpp"
+#include "engine/hyperparameters.hpp"
 #include "engine/posterior.hpp"
 #include "engine/rff.hpp"
 #include "engine/rng.hpp"
@@ -37,10 +43,14 @@ struct AgentContext {
   LocalSampler local_sampler = LocalSampler::rff;
   /// Low-rank prior factor of the grid for exact local TS (null with the rff sampler).
   std::shared_ptr<const CandidatePrior> prior;
+  /// Hyperparameter refits of the agents' local models (off by default).
+  RefitConfig refit;
+  std::uint64_t seed = 1;  ///< the run seed, keying the refits' streams
 
-  /// Throws std::invalid_argument if a sub-region holds no grid point.
+  /// Throws std::invalid_argument if a sub-region holds no grid point or refit is invalid.
   AgentContext(Grid grid, RandomFourierFeatures features, Partition partition, double lambda,
-               double beta, LocalSampler local_sampler);
+               double beta, LocalSampler local_sampler, RefitConfig refit = {},
+               std::uint64_t seed = 1);
 };
 
 class FboAgent {
@@ -59,17 +69,40 @@ class FboAgent {
   int argmax_omega(const Eigen::Ref<const Eigen::VectorXd>& omega) const;
   /// argmax over the grid of phi(x)'omega^(i[x]) (DP-FTS-DE Algo 2 line 8). joint: M x P.
   int argmax_joint(const Eigen::Ref<const Eigen::MatrixXd>& joint) const;
-  /// Records y observed at grid point `index`.
+  /// Records y observed at grid point `index`; when this observation's count is due
+  /// (context.refit.due), refits the local model's hyperparameters from the whole history.
   void observe(int index, double y);
-  /// omega_{n,t} ~ N(nu, lambda Sigma^-1), the vector sent to the server.
+  /// omega_{n,t} ~ N(nu, lambda Sigma^-1), the vector sent to the server: always the shared
+  /// model (configured lambda, signal variance 1), never the fitted one.
   Eigen::VectorXd sample_message(RandomStream& rng) const;
 
+  /// The local model's hyperparameters: the last refit's, or before any the shared model's
+  /// (kernel lengthscale, signal variance 1, noise variance lambda).
+  const GpHyperparameters& local_hyperparameters() const { return local_; }
+  int refits() const { return refits_; }  ///< refits done so far
+  /// The feature posterior local TS samples with the rff sampler (at scale beta sqrt(s2)):
+  /// the shared one, or after a refit the one with regulariser n2 / s2.
+  const FeaturePosterior& local_posterior() const {
+    return local_posterior_ ? *local_posterior_ : posterior_;
+  }
+  /// The exact GP local TS samples (LocalSampler::exact), else null.
+  const ExactGp* exact_gp() const { return exact_ ? &*exact_ : nullptr; }
+  /// (grid index, y) of every observation, in order.
+  const std::vector<std::pair<int, double>>& history() const { return history_; }
+
  private:
+  void refit();
+
   int id_;
   int region_;
   std::shared_ptr<const AgentContext> context_;
-  FeaturePosterior posterior_;
+  FeaturePosterior posterior_;    ///< the shared model: messages, and local TS before a refit
   std::optional<ExactGp> exact_;  ///< present with LocalSampler::exact
+  /// rff sampler after a refit: the posterior with regulariser n2 / s2 (refit.hpp).
+  std::optional<FeaturePosterior> local_posterior_;
+  GpHyperparameters local_;
+  int refits_ = 0;
+  std::vector<std::pair<int, double>> history_;
 };
 
 }  // namespace fedsim::fbo

@@ -41,7 +41,10 @@ Choice choose_query(const StepSettings& s, const FboAgent& agent, int id, int t,
 
 /// One evaluation: agent `id` asks the objective for candidate `index` (its `iteration`; <= 0
 /// in the initial design), with the agent's noise stream (seed, agent.noise, id), and adds
-/// what it observed to its history.
+/// what it observed to its history. When the observation's count is due, the agent refits its
+/// local GP's hyperparameters here (FboAgent::observe, engine/fbo/refit.hpp): the loop and the
+/// actors refit at the same observations, and a checkpoint's replay of the history refits the
+/// same.
 struct Evaluation {
   std::optional<double> f;  ///< the noise-free value, where the objective knows it
   double y;                 ///< what the agent observed

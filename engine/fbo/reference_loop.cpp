@@ -74,6 +74,7 @@ void ReferenceConfig::validate() const {
             "the target-agent setting (peer observations > 0) needs fts_one_shot = true: "
             "peers send one message before the start");
   }
+  refit.validate();
   objective.validate();
   server_config().validate();
   if (is_private()) dp::make_accountant(accountant);  // throws on an unknown name
@@ -86,7 +87,7 @@ std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& co
       grid, RandomFourierFeatures(grid.dim(), config.features,
                                   SeKernel{config.kernel_lengthscale, 1.0}, feature_seed),
       Partition(Box::unit(grid.dim()), config.effective_regions()), config.lambda, config.beta,
-      config.local_sampler);
+      config.local_sampler, config.refit, config.seed);
 }
 
 std::vector<int> assign_regions(int agents, int regions) {

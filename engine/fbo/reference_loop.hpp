@@ -42,6 +42,8 @@ struct ReferenceConfig {
   /// optimises (the DP-FTS-DE setting).
   int peer_observations = 0;
   LocalSampler local_sampler = LocalSampler::rff;
+  /// Refits of each agent's local GP hyperparameters (engine/fbo/refit.hpp); off by default.
+  RefitConfig refit;
   std::string accountant = "moments";
   double delta = 0.0;         ///< 0: the paper's 1 / N^1.1
   std::uint64_t seed = 1;

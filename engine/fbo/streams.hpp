@@ -11,6 +11,8 @@ inline constexpr std::string_view agent_init = "agent.init";      ///< (agent): 
 inline constexpr std::string_view agent_choose = "agent.choose";  ///< (agent, t): iteration t
 inline constexpr std::string_view agent_noise = "agent.noise";    ///< (agent): observation noise
 inline constexpr std::string_view agent_message = "agent.message";  ///< (agent, t): omega_{n,t}
+/// (agent, count): the restarts of the hyperparameter refit after the count-th observation
+inline constexpr std::string_view agent_refit = "agent.refit";
 inline constexpr std::string_view server_round = "server.round";  ///< (round): subsampling, noise
 
 }  // namespace fedsim::fbo::streams

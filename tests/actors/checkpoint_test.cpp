@@ -395,3 +395,15 @@ TEST_CASE("random stream state: a restored stream continues the same draws", "[e
   }
   CHECK(a.key() == b.key());
 }
+
+TEST_CASE("checkpoint: an FBO run with GP hyperparameter refits, stopped and resumed",
+          "[actors][checkpoint][refit]") {
+  // The faulty run with every agent refitting after each 3rd observation (inside its initial
+  // design too): a resume rebuilds each agent by observing its history again, which must
+  // refit the same hyperparameters, bit for bit, or the files differ. Crashes that lose state
+  // restart the refits from an empty history.
+  std::string text = faulty_fbo;
+  const std::string key = "subregions = 2\n";
+  text.replace(text.find(key), key.size(), key + "refit_every = 3\nrefit_restarts = 2\n");
+  check_resumes(text.c_str(), 2, {1, 4});
+}
