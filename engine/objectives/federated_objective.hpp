@@ -56,7 +56,7 @@ class FederatedObjective {
   virtual int agents() const = 0;
   virtual Answer evaluate(const Query& query, RandomStream& noise) const = 0;
   /// The largest noise-free value of `agent`'s function on the domain, where known.
-  virtual std::optional<double> optimum(int agent) const { return std::nullopt; }
+  virtual std::optional<double> optimum(int /*agent*/) const { return std::nullopt; }
 };
 
 /// Checks what the FBO family needs of an objective for `agents` agents: enough functions, a
