@@ -27,7 +27,7 @@ namespace asio = boost::asio;
 
 /// How long a worker whose output ended may take to exit before it counts as having closed
 /// its output while still running (and is killed): polled every 10 ms.
-constexpr int exit_polls = 20;
+constexpr int exit_polls = 50;
 constexpr auto exit_poll_period = std::chrono::milliseconds(10);
 
 std::string status_text(int status) {
