@@ -2,6 +2,8 @@
 /// Evaluates points with external workers (docs/external-objectives.md): processes started
 /// from a command, or connections to a TCP evaluation service, speaking line-delimited JSON.
 /// The evaluator owns an io_context run by a thread of its own; evaluate() never blocks.
+/// Outcomes depend only on the workers' answers, never on which worker served a request: runs
+/// are reproducible when workers are stateless functions of the request.
 #include <functional>
 #include <memory>
 #include <optional>

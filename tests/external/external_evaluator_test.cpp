@@ -27,14 +27,21 @@ namespace {
 /// is negative, so the same worker answers later requests (after its restart) correctly.
 /// y = sum of x_i^2, f = y, cost = 0.25; its pid goes to stderr at start.
 constexpr const char* scripted_worker = R"PY(
-import json, os, signal, sys, time
+import json, os, select, signal, sys, time
 mode = sys.argv[1]
 sys.stderr.write("worker pid %d mode %s\n" % (os.getpid(), mode))
 sys.stderr.flush()
-if mode == "pidfile":
-    with open(sys.argv[2], "a") as f:
-        f.write("%d\n" % os.getpid())
-for line in sys.stdin:
+def lines():  # unbuffered: a request written early stays in the pipe, visible to select
+    pending = b""
+    while True:
+        while b"\n" not in pending:
+            chunk = os.read(0, 65536)
+            if not chunk: return
+            pending += chunk
+        line, pending = pending.split(b"\n", 1)
+        if pending: yield line, True  # a second request came with the first
+        else: yield line, False
+for line, early in lines():
     req = json.loads(line)
     x = req["x"]
     y = sum(v * v for v in x)
@@ -53,9 +60,11 @@ for line in sys.stdin:
         if mode == "close_stdout": os.close(1); time.sleep(30)
         if mode == "error": answer = {"id": req["id"], "error": "diverged at x0 < 0"}
         if mode == "two_lines": print(json.dumps(answer), flush=True)
-        if mode == "sleep": time.sleep(0.5)
     elif mode == "sleep":
         time.sleep(0.5)
+    if mode == "sleep":  # one request at a time: nothing more may be written meanwhile
+        early = early or bool(select.select([0], [], [], 0)[0])
+        if early: answer = {"id": req["id"], "error": "a second request while busy"}
     if answer is not None:
         print(json.dumps(answer), flush=True)
 )PY";
