@@ -60,6 +60,7 @@ for line, early in lines():
         if mode == "close_stdout": os.close(1); time.sleep(30)
         if mode == "error": answer = {"id": req["id"], "error": "diverged at x0 < 0"}
         if mode == "two_lines": print(json.dumps(answer), flush=True)
+        if mode == "oneshot": print(json.dumps(answer), flush=True); sys.exit(0)
     elif mode == "sleep":
         time.sleep(0.5)
     if mode == "sleep":  # one request at a time: nothing more may be written meanwhile
@@ -372,4 +373,52 @@ TEST_CASE("ExternalEvaluator destroyed with requests in flight: cancelled, worke
     CHECK(::kill(pid, 0) == -1);  // killed and reaped
     CHECK(errno == ESRCH);
   }
+}
+
+TEST_CASE("ExternalEvaluator: a worker that exits after answering is counted, nothing fails",
+          "[external]") {
+  const auto dir = fedsim::test::fresh_dir("external-oneshot");
+  ExternalEvaluator evaluator(worker_settings(dir, "oneshot"));
+  const Outcome answered = evaluate_now(evaluator, bad);  // answers, then exits while idle
+  REQUIRE(answered.ok());
+  CHECK(answered.answer().y == 5);
+  wait_until([&] { return evaluator.stats().count(FailureKind::exited) == 1; });
+  const Outcome after = evaluate_now(evaluator, good);  // on a new worker
+  REQUIRE(after.ok());
+  const Stats stats = evaluator.stats();
+  CHECK(stats.failed == 0);
+  CHECK(stats.succeeded == 2);
+  CHECK(stats.restarts == 1);
+  CHECK(worker_pids(dir / "logs").size() == 2);
+}
+
+TEST_CASE("ExternalEvaluator: evaluate may be called from a done callback", "[external]") {
+  const auto dir = fedsim::test::fresh_dir("external-chain");
+  ExternalEvaluator evaluator(worker_settings(dir, "good"));
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<double> ys;
+  std::function<void(Outcome)> next = [&](Outcome o) {
+    std::lock_guard<std::mutex> lock(mutex);
+    ys.push_back(o.ok() ? o.answer().y : -1);
+    if (ys.size() < 3)  // on the evaluator's thread: queued, not run inside this call
+      evaluator.evaluate({ys.size(), 0, 0, {double(ys.size())}}, next);
+    changed.notify_all();
+  };
+  evaluator.evaluate({0, 0, 0, {0.0}}, next);
+  std::unique_lock<std::mutex> lock(mutex);
+  REQUIRE(changed.wait_for(lock, std::chrono::seconds(10), [&] { return ys.size() == 3; }));
+  CHECK(ys == std::vector<double>{0, 1, 4});
+}
+
+TEST_CASE("ExternalEvaluator refuses bad settings and an impossible log folder", "[external]") {
+  const auto dir = fedsim::test::fresh_dir("external-settings");
+  Settings settings = worker_settings(dir, "good");
+  settings.workers = 0;
+  CHECK_THROWS_WITH(ExternalEvaluator(settings), Catch::StartsWith("workers: "));
+  settings = worker_settings(dir, "good");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "a-file") << "x";
+  settings.log_folder = dir / "a-file" / "logs";
+  CHECK_THROWS_WITH(ExternalEvaluator(settings), Catch::StartsWith("log_folder: cannot create"));
 }

@@ -21,13 +21,15 @@ using asio::ip::tcp;
 
 namespace {
 
-/// Answers y = sum x_i^2 on each connection; with `close_on_negative`, closes the connection
-/// instead of answering a request whose x[0] < 0. Stops (closing every connection) when
-/// destroyed.
+/// What the service does with a request whose x[0] < 0.
+enum class OnNegative { answer, close, ignore };
+
+/// Answers y = sum x_i^2 on each connection, except as `on_negative` says. Stops (closing
+/// every connection) when destroyed.
 class LoopbackService {
  public:
-  explicit LoopbackService(bool close_on_negative = false)
-      : close_on_negative_(close_on_negative),
+  explicit LoopbackService(OnNegative on_negative = OnNegative::answer)
+      : on_negative_(on_negative),
         acceptor_(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
     accept();
     thread_ = std::thread([this] { io_.run(); });
@@ -70,10 +72,12 @@ class LoopbackService {
       const auto request = nlohmann::json::parse(line);
       double y = 0;
       for (double v : request["x"]) y += v * v;
-      if (close_on_negative_ && request["x"][0].get<double>() < 0) {
+      const bool negative = !request["x"].empty() && request["x"][0].get<double>() < 0;
+      if (negative && on_negative_ == OnNegative::close) {
         c->socket->close();
         return;
       }
+      if (negative && on_negative_ == OnNegative::ignore) return serve(c);
       auto answer = std::make_shared<std::string>(
           nlohmann::json{{"id", request["id"]}, {"y", y}}.dump() + "\n");
       asio::async_write(*c->socket, asio::buffer(*answer),
@@ -83,7 +87,7 @@ class LoopbackService {
     });
   }
 
-  bool close_on_negative_;
+  OnNegative on_negative_;
   asio::io_context io_;
   tcp::acceptor acceptor_;
   std::vector<std::shared_ptr<tcp::socket>> sockets_;
@@ -121,7 +125,7 @@ TEST_CASE("ExternalEvaluator over TCP: one connection per worker slot, kept", "[
 }
 
 TEST_CASE("ExternalEvaluator over TCP: a closed connection and a refused one", "[external]") {
-  LoopbackService service(/*close_on_negative=*/true);
+  LoopbackService service(OnNegative::close);
   {
     ExternalEvaluator evaluator(tcp_settings(service.port(), 1));
     REQUIRE(evaluate_now(evaluator, {1, 0, 0, {2.0}}).ok());
@@ -152,4 +156,19 @@ TEST_CASE("ExternalEvaluator over TCP: a closed connection and a refused one", "
   CHECK_THAT(failed.failure().message, Catch::Contains("Connection refused"));
   CHECK(failed.failure().attempts == 2);
   CHECK(refused.stats().count(FailureKind::connect_failed) == 2);
+}
+
+TEST_CASE("ExternalEvaluator over TCP: a service that never answers times out", "[external]") {
+  LoopbackService service(OnNegative::ignore);
+  Settings settings = tcp_settings(service.port(), 1);
+  settings.timeout = 0.3;
+  ExternalEvaluator evaluator(settings);
+  const Outcome failed = evaluate_now(evaluator, {1, 0, 0, {-1.0}});
+  REQUIRE_FALSE(failed.ok());
+  CHECK(failed.failure().kind == FailureKind::timeout);
+  const Outcome after = evaluate_now(evaluator, {2, 0, 0, {2.0}});  // a new connection
+  REQUIRE(after.ok());
+  CHECK(after.answer().y == 4);
+  CHECK(service.connections() == 2);
+  CHECK(evaluator.stats().count(FailureKind::timeout) == 1);
 }
