@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <boost/asio.hpp>
 #include <chrono>
 #include <cmath>
 #include <deque>
@@ -13,8 +14,6 @@
 #include <stdexcept>
 #include <thread>
 #include <vector>
-
-#include <boost/asio.hpp>
 
 #include "external/protocol.hpp"
 #include "external/worker.hpp"
@@ -41,16 +40,17 @@ struct Slot {
     idle,      ///< a live worker and no request
     busy,      ///< `job` written, its answer awaited
   };
-  Slot(asio::io_context& io, int index, double backoff) : index(index), timer(io), backoff(backoff) {}
+  Slot(asio::io_context& io, int index, double backoff)
+      : index(index), timer(io), backoff(backoff) {}
 
   int index;
   State state = State::down;
   std::shared_ptr<Worker> worker;
   std::uint64_t worker_serial = 0;  ///< events of older workers are ignored
   std::optional<Job> job;
-  asio::steady_timer timer;         ///< the job's timeout, or the backoff
-  std::uint64_t timer_serial = 0;   ///< a timer handler of an older purpose does nothing
-  double backoff;                   ///< seconds before the next restart after a failure
+  asio::steady_timer timer;        ///< the job's timeout, or the backoff
+  std::uint64_t timer_serial = 0;  ///< a timer handler of an older purpose does nothing
+  double backoff;                  ///< seconds before the next restart after a failure
   Clock::time_point sent_at;
 };
 
@@ -115,7 +115,8 @@ class ExternalEvaluator::Pool {
         return;
       } catch (const std::exception& e) {  // a bug: say so through fatal(), keep serving
         std::lock_guard<std::mutex> lock(mutex_);
-        if (!fatal_) fatal_ = Failure{FailureKind::aborted, std::string("internal error: ") + e.what(), 0};
+        if (!fatal_)
+          fatal_ = Failure{FailureKind::aborted, std::string("internal error: ") + e.what(), 0};
       }
     }
   }
@@ -132,7 +133,8 @@ class ExternalEvaluator::Pool {
 
   void submit(Job job) {
     update([](Stats& s) { ++s.requests; });
-    if (stopping_) return finish(job, Failure{FailureKind::cancelled, "the evaluator is shutting down", 0});
+    if (stopping_)
+      return finish(job, Failure{FailureKind::cancelled, "the evaluator is shutting down", 0});
     if (const auto fatal = this->fatal())
       return finish(job, Failure{FailureKind::aborted,
                                  "the evaluator stopped after a failure (on_failure = abort): " +
@@ -153,10 +155,16 @@ class ExternalEvaluator::Pool {
     while (!queue_.empty() && !stopping_) {
       Slot* chosen = nullptr;
       for (auto& slot : slots_)
-        if (slot->state == Slot::State::idle) { chosen = slot.get(); break; }
+        if (slot->state == Slot::State::idle) {
+          chosen = slot.get();
+          break;
+        }
       if (!chosen)
         for (auto& slot : slots_)
-          if (slot->state == Slot::State::down) { chosen = slot.get(); break; }
+          if (slot->state == Slot::State::down) {
+            chosen = slot.get();
+            break;
+          }
       if (!chosen) return;
       Job job = std::move(queue_.front());
       queue_.pop_front();
@@ -180,7 +188,9 @@ class ExternalEvaluator::Pool {
     const std::uint64_t serial = ++slot.worker_serial;
     WorkerEvents events{
         [this, i, serial](std::string&& line) { return on_line(i, serial, std::move(line)); },
-        [this, i, serial](WorkerFailure failure) { on_worker_failed(i, serial, std::move(failure)); }};
+        [this, i, serial](WorkerFailure failure) {
+          on_worker_failed(i, serial, std::move(failure));
+        }};
     switch (settings_.kind) {
       case WorkerKind::command: {
         std::filesystem::path log;
@@ -249,8 +259,9 @@ class ExternalEvaluator::Pool {
     Slot& slot = *slots_[i];
     if (stopping_ || slot.worker_serial != serial) return false;
     if (slot.state != Slot::State::busy) {
-      fail_worker(slot, FailureKind::unexpected_line,
-                  "a line while no request was outstanding: \"" + printable_excerpt(line, 80) + "\"");
+      fail_worker(
+          slot, FailureKind::unexpected_line,
+          "a line while no request was outstanding: \"" + printable_excerpt(line, 80) + "\"");
       return false;
     }
     auto parsed = parse_response(line, slot.job->request.id);

@@ -2,8 +2,7 @@
 
 namespace fedsim::external {
 
-bool LineSplitter::feed(std::string_view bytes,
-                        const std::function<bool(std::string&&)>& on_line) {
+bool LineSplitter::feed(std::string_view bytes, const std::function<bool(std::string&&)>& on_line) {
   while (!too_long_ && !bytes.empty()) {
     const auto newline = bytes.find('\n');
     const std::string_view piece = bytes.substr(0, newline);

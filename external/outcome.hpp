@@ -51,7 +51,7 @@ struct Answer {
   std::optional<double> f;     ///< noise-free value, when the worker gives it
   std::optional<double> cost;  ///< compute seconds to charge in virtual time, when given
   double wall_seconds = 0;
-  int attempts = 1;            ///< 1 + the retries it took
+  int attempts = 1;  ///< 1 + the retries it took
 };
 
 /// A failed evaluation: the reason of its last attempt and how many attempts were made.

@@ -8,11 +8,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <chrono>
-
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <cerrno>
+#include <chrono>
 
 #include "external/protocol.hpp"
 #include "external/stream_worker.hpp"
@@ -34,7 +33,8 @@ std::string status_text(int status) {
   if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
   const int sig = WTERMSIG(status);
   const char* name = ::sigabbrev_np(sig);
-  return "killed by signal " + std::to_string(sig) + (name ? std::string(" (SIG") + name + ")" : "");
+  return "killed by signal " + std::to_string(sig) +
+         (name ? std::string(" (SIG") + name + ")" : "");
 }
 
 class ProcessWorker final : public StreamWorker {
@@ -54,9 +54,8 @@ class ProcessWorker final : public StreamWorker {
   void start(std::function<void(std::optional<WorkerFailure>)> started) override {
     auto failure = spawn();
     if (failure) stop();
-    asio::post(io_, [started = std::move(started), failure = std::move(failure)] {
-      started(failure);
-    });
+    asio::post(io_,
+               [started = std::move(started), failure = std::move(failure)] { started(failure); });
     if (!failure) read_more(stdout_);
   }
 
@@ -102,8 +101,8 @@ class ProcessWorker final : public StreamWorker {
     sigemptyset(&none);
     sigemptyset(&pipe);
     sigaddset(&pipe, SIGPIPE);
-    ::posix_spawnattr_setflags(&attributes,
-                               POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    ::posix_spawnattr_setflags(
+        &attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     ::posix_spawnattr_setpgroup(&attributes, 0);
     ::posix_spawnattr_setsigmask(&attributes, &none);
     ::posix_spawnattr_setsigdefault(&attributes, &pipe);

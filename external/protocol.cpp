@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 namespace fedsim::external {

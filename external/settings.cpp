@@ -41,7 +41,8 @@ std::optional<Address> parse_address(std::string_view text) {
     return std::nullopt;  // an IPv6 literal must be bracketed
   }
   unsigned port = 0;
-  const auto [end, ec] = std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  const auto [end, ec] =
+      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
   if (ec != std::errc() || end != port_text.data() + port_text.size() || port == 0 ||
       port > 65535 || !ip_literal(host))
     return std::nullopt;
@@ -56,8 +57,10 @@ void validate(const Settings& s) {
       break;
     case WorkerKind::tcp:
       if (!parse_address(s.address))
-        fail("address", "must be \"HOST:PORT\" with HOST an IP literal (127.0.0.1, [::1]) and "
-                        "PORT in 1..65535, got \"" + s.address + "\"");
+        fail("address",
+             "must be \"HOST:PORT\" with HOST an IP literal (127.0.0.1, [::1]) and "
+             "PORT in 1..65535, got \"" +
+                 s.address + "\"");
       break;
   }
   if (s.workers < 1 || s.workers > 256)
@@ -76,8 +79,10 @@ void validate(const Settings& s) {
 
 std::string_view worker_kind_name(WorkerKind kind) {
   switch (kind) {
-    case WorkerKind::command: return "command";
-    case WorkerKind::tcp: return "tcp";
+    case WorkerKind::command:
+      return "command";
+    case WorkerKind::tcp:
+      return "tcp";
   }
   return "unknown";
 }
@@ -90,9 +95,12 @@ std::optional<WorkerKind> worker_kind_from_name(std::string_view name) {
 
 std::string_view on_failure_name(OnFailure policy) {
   switch (policy) {
-    case OnFailure::skip: return "skip";
-    case OnFailure::retry: return "retry";
-    case OnFailure::abort: return "abort";
+    case OnFailure::skip:
+      return "skip";
+    case OnFailure::retry:
+      return "retry";
+    case OnFailure::abort:
+      return "abort";
   }
   return "unknown";
 }

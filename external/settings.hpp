@@ -23,7 +23,7 @@ struct Settings {
   int workers = 1;                   ///< processes (connections) kept alive and reused
   double timeout = 60;               ///< wall seconds per attempt, from taking the request
   OnFailure on_failure = OnFailure::retry;
-  int max_retries = 2;               ///< retry: attempts beyond the first
+  int max_retries = 2;  ///< retry: attempts beyond the first
   /// Each worker's stderr is appended to <log_folder>/worker-<slot>.log (created if missing);
   /// empty: the workers inherit fedsim's stderr.
   std::filesystem::path log_folder;

@@ -3,11 +3,10 @@
 /// max_line bytes held), writing lines in order, and the once-only end report. Internal to
 /// external/ (it includes Boost.Asio).
 #include <array>
+#include <boost/asio.hpp>
 #include <deque>
 #include <memory>
 #include <string>
-
-#include <boost/asio.hpp>
 
 #include "external/line_splitter.hpp"
 #include "external/worker.hpp"
@@ -23,29 +22,26 @@ class StreamWorker : public Worker, public std::enable_shared_from_this<StreamWo
   /// long; the end (EOF or a read error) goes to on_end.
   template <class Stream>
   void read_more(Stream& stream) {
-    stream.async_read_some(
-        boost::asio::buffer(buffer_),
-        [self = shared_from_this(), &stream](const boost::system::error_code& ec, std::size_t n) {
-          if (self->stopped_) return;
-          if (ec) {
-            self->on_end(ec == boost::asio::error::eof ? std::string("end of output")
-                                                       : ec.message());
-            return;
-          }
-          const bool go = self->splitter_.feed(
-              std::string_view(self->buffer_.data(), n), [&self](std::string&& line) {
-                return !self->stopped_ && self->events_.on_line(std::move(line)) &&
-                       !self->stopped_;
-              });
-          if (self->stopped_) return;
-          if (self->splitter_.too_long()) {
-            self->fail({FailureKind::line_too_long,
-                        "an answer line longer than " + std::to_string(self->max_line_) +
-                            " bytes"});
-            return;
-          }
-          if (go) self->read_more(stream);
-        });
+    stream.async_read_some(boost::asio::buffer(buffer_), [self = shared_from_this(), &stream](
+                                                             const boost::system::error_code& ec,
+                                                             std::size_t n) {
+      if (self->stopped_) return;
+      if (ec) {
+        self->on_end(ec == boost::asio::error::eof ? std::string("end of output") : ec.message());
+        return;
+      }
+      const bool go = self->splitter_.feed(
+          std::string_view(self->buffer_.data(), n), [&self](std::string&& line) {
+            return !self->stopped_ && self->events_.on_line(std::move(line)) && !self->stopped_;
+          });
+      if (self->stopped_) return;
+      if (self->splitter_.too_long()) {
+        self->fail({FailureKind::line_too_long,
+                    "an answer line longer than " + std::to_string(self->max_line_) + " bytes"});
+        return;
+      }
+      if (go) self->read_more(stream);
+    });
   }
 
   /// Queues `line` and writes the queue in order; a write error goes to on_end.

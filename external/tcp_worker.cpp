@@ -68,8 +68,8 @@ class TcpWorker final : public StreamWorker {
 
 }  // namespace
 
-std::shared_ptr<Worker> make_tcp_worker(asio::io_context& io, Address address,
-                                        std::size_t max_line, WorkerEvents events) {
+std::shared_ptr<Worker> make_tcp_worker(asio::io_context& io, Address address, std::size_t max_line,
+                                        WorkerEvents events) {
   return std::make_shared<TcpWorker>(io, std::move(address), max_line, std::move(events));
 }
 

@@ -51,8 +51,8 @@ class Worker {
 /// (empty: inherited).
 std::shared_ptr<Worker> make_process_worker(boost::asio::io_context& io,
                                             std::vector<std::string> argv,
-                                            std::filesystem::path log_file,
-                                            std::size_t max_line, WorkerEvents events);
+                                            std::filesystem::path log_file, std::size_t max_line,
+                                            WorkerEvents events);
 
 /// One connection to the evaluation service at `address`.
 std::shared_ptr<Worker> make_tcp_worker(boost::asio::io_context& io, Address address,

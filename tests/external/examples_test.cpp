@@ -1,7 +1,6 @@
 // The example workers of examples/objectives/ speak the protocol and compute their documented
 // function; the Python one's noise depends on the request only (any worker, same answer).
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <filesystem>
 #include <vector>

@@ -1,10 +1,11 @@
 // ExternalEvaluator with scripted workers: every way a worker can go wrong is a named, counted
 // failure, the worker is restarted, and later requests succeed.
-#include <catch2/catch.hpp>
+#include "external/external_evaluator.hpp"
 
 #include <signal.h>
 
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -13,7 +14,6 @@
 #include <mutex>
 #include <vector>
 
-#include "external/external_evaluator.hpp"
 #include "tests/external/external_test_support.hpp"
 #include "tests/test_files.hpp"
 

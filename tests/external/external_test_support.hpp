@@ -1,10 +1,9 @@
 #pragma once
 /// Helpers of the external/ tests: scripted workers in a temp folder, blocking evaluation with
 /// a bound (a test fails instead of hanging), polling with a bound.
-#include <catch2/catch.hpp>
-
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -26,8 +25,8 @@ inline std::string python3() {
   return ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
 }
 
-inline std::filesystem::path write_script(const std::filesystem::path& dir,
-                                          const std::string& name, const std::string& text) {
+inline std::filesystem::path write_script(const std::filesystem::path& dir, const std::string& name,
+                                          const std::string& text) {
   std::filesystem::create_directories(dir);
   const auto path = dir / name;
   std::ofstream(path) << text;
@@ -53,10 +52,10 @@ inline std::vector<Outcome> evaluate_all(ExternalEvaluator& evaluator,
       changed.notify_all();
     });
   std::unique_lock<std::mutex> lock(mutex);
-  const bool all = changed.wait_for(lock, std::chrono::seconds(20),
-                                    [&] { return done == requests.size(); });
+  const bool all =
+      changed.wait_for(lock, std::chrono::seconds(20), [&] { return done == requests.size(); });
   if (!all) FAIL("the evaluator did not answer within 20 s");  // destroying it cancels the rest
-  CHECK(twice == 0);  // each callback exactly once
+  CHECK(twice == 0);                                           // each callback exactly once
   std::vector<Outcome> out;
   for (auto& o : outcomes) out.push_back(std::move(*o));
   return out;

@@ -1,10 +1,9 @@
 // The line splitter: lines across chunks, CRLF, and the cap on what it holds.
-#include <catch2/catch.hpp>
+#include "external/line_splitter.hpp"
 
+#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
-
-#include "external/line_splitter.hpp"
 
 using fedsim::external::LineSplitter;
 

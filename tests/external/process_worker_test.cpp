@@ -1,10 +1,9 @@
 // What a process worker gets and leaves behind: no file descriptor of fedsim but its three,
 // and nothing still running after it is killed (its whole process group goes).
-#include <catch2/catch.hpp>
-
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -62,9 +61,11 @@ TEST_CASE("a shell worker timing out takes what it started with it", "[external]
   const auto script = write_script(dir, "hang.sh",
                                    "while IFS= read -r line; do\n"
                                    "  sleep 30 &\n"
-                                   "  echo $! > '" + pid_file.string() + "'\n"
-                                   "  wait $!\n"
-                                   "done\n");
+                                   "  echo $! > '" +
+                                       pid_file.string() +
+                                       "'\n"
+                                       "  wait $!\n"
+                                       "done\n");
   Settings settings;
   settings.command = {"/bin/sh", script.string()};
   settings.timeout = 0.5;

@@ -1,11 +1,10 @@
 // The line protocol's pure half: the request line and the answer parser, at its edges.
-#include <catch2/catch.hpp>
+#include "external/protocol.hpp"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 #include <string>
-
-#include "external/protocol.hpp"
 
 using namespace fedsim::external;
 
@@ -25,8 +24,9 @@ TEST_CASE("encode_request writes the documented line, doubles round-trip", "[ext
   // The shortest text that reads back as the same double.
   const double third = 1.0 / 3.0, tiny = 5e-324, big = 1.7976931348623157e308;
   const auto line = encode_request({1, 0, 0, {third, tiny, big, -0.0}});
-  CHECK(line == "{\"id\":1,\"agent\":0,\"iteration\":0,\"x\":[0.3333333333333333,5e-324,"
-                "1.7976931348623157e+308,-0.0]}\n");
+  CHECK(line ==
+        "{\"id\":1,\"agent\":0,\"iteration\":0,\"x\":[0.3333333333333333,5e-324,"
+        "1.7976931348623157e+308,-0.0]}\n");
 }
 
 TEST_CASE("parse_response reads y, f and cost", "[external]") {
@@ -93,10 +93,8 @@ TEST_CASE("parse_response names each protocol error", "[external]") {
     CHECK(error_kind(parsed) == FailureKind::bad_y);
     CHECK_THAT(std::get<ProtocolError>(parsed).message, Catch::Contains("NaN/Infinity"));
   }
-  CHECK(error_kind(parse_response(R"({"id": 1, "y": 1, "f": NaN})", 1)) ==
-        FailureKind::bad_field);
-  CHECK(error_kind(parse_response(R"({"id": 1, "y": 1, "f": "x"})", 1)) ==
-        FailureKind::bad_field);
+  CHECK(error_kind(parse_response(R"({"id": 1, "y": 1, "f": NaN})", 1)) == FailureKind::bad_field);
+  CHECK(error_kind(parse_response(R"({"id": 1, "y": 1, "f": "x"})", 1)) == FailureKind::bad_field);
   CHECK(error_kind(parse_response(R"({"id": 1, "y": 1, "cost": -0.5})", 1)) ==
         FailureKind::bad_field);
   CHECK(error_kind(parse_response(R"({"id": 1, "y": 1, "cost": Infinity})", 1)) ==

@@ -1,11 +1,11 @@
 // Settings of an external evaluator: each bad value names its key.
-#include <catch2/catch.hpp>
+#include "external/settings.hpp"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <stdexcept>
 
 #include "external/outcome.hpp"
-#include "external/settings.hpp"
 
 using namespace fedsim::external;
 
@@ -72,9 +72,9 @@ TEST_CASE("parse_address takes IP literals and ports 1..65535", "[external]") {
   REQUIRE(v6);
   CHECK(v6->host == "::1");
   CHECK(v6->port == 65535);
-  for (const char* bad : {"", ":80", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:65536",
-                          "127.0.0.1:80x", "127.0.0.1:-1", "::1:80", "[127.0.0.1]:80",
-                          "host:80", "256.0.0.1:80", "127.0.0.1: 80"})
+  for (const char* bad :
+       {"", ":80", "127.0.0.1", "127.0.0.1:", "127.0.0.1:0", "127.0.0.1:65536", "127.0.0.1:80x",
+        "127.0.0.1:-1", "::1:80", "[127.0.0.1]:80", "host:80", "256.0.0.1:80", "127.0.0.1: 80"})
     CHECK_FALSE(parse_address(bad));
 }
 

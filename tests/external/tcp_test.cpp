@@ -1,15 +1,13 @@
 // ExternalEvaluator over TCP: a tiny evaluation service on 127.0.0.1 (port 0, the chosen port
 // read back), one connection per worker slot, the same lines as a process worker.
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <boost/asio.hpp>
+#include <catch2/catch.hpp>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
 #include <thread>
 #include <vector>
-
-#include <boost/asio.hpp>
-#include <nlohmann/json.hpp>
 
 #include "external/external_evaluator.hpp"
 #include "tests/external/external_test_support.hpp"
@@ -63,28 +61,28 @@ class LoopbackService {
   }
 
   void serve(const std::shared_ptr<Connection>& c) {
-    asio::async_read_until(*c->socket, c->buffer, '\n',
-                           [this, c](const boost::system::error_code& ec, std::size_t n) {
-      if (ec) return;
-      std::string line(asio::buffers_begin(c->buffer.data()),
-                       asio::buffers_begin(c->buffer.data()) + n);
-      c->buffer.consume(n);
-      const auto request = nlohmann::json::parse(line);
-      double y = 0;
-      for (double v : request["x"]) y += v * v;
-      const bool negative = !request["x"].empty() && request["x"][0].get<double>() < 0;
-      if (negative && on_negative_ == OnNegative::close) {
-        c->socket->close();
-        return;
-      }
-      if (negative && on_negative_ == OnNegative::ignore) return serve(c);
-      auto answer = std::make_shared<std::string>(
-          nlohmann::json{{"id", request["id"]}, {"y", y}}.dump() + "\n");
-      asio::async_write(*c->socket, asio::buffer(*answer),
-                        [this, c, answer](const boost::system::error_code& ec, std::size_t) {
-                          if (!ec) serve(c);
-                        });
-    });
+    asio::async_read_until(
+        *c->socket, c->buffer, '\n', [this, c](const boost::system::error_code& ec, std::size_t n) {
+          if (ec) return;
+          std::string line(asio::buffers_begin(c->buffer.data()),
+                           asio::buffers_begin(c->buffer.data()) + n);
+          c->buffer.consume(n);
+          const auto request = nlohmann::json::parse(line);
+          double y = 0;
+          for (double v : request["x"]) y += v * v;
+          const bool negative = !request["x"].empty() && request["x"][0].get<double>() < 0;
+          if (negative && on_negative_ == OnNegative::close) {
+            c->socket->close();
+            return;
+          }
+          if (negative && on_negative_ == OnNegative::ignore) return serve(c);
+          auto answer = std::make_shared<std::string>(
+              nlohmann::json{{"id", request["id"]}, {"y", y}}.dump() + "\n");
+          asio::async_write(*c->socket, asio::buffer(*answer),
+                            [this, c, answer](const boost::system::error_code& ec, std::size_t) {
+                              if (!ec) serve(c);
+                            });
+        });
   }
 
   OnNegative on_negative_;

@@ -40,7 +40,8 @@ void check(std::string_view line) {
       case ext::FailureKind::not_json:
       case ext::FailureKind::wrong_id:
       case ext::FailureKind::bad_y:
-      case ext::FailureKind::bad_field: break;
+      case ext::FailureKind::bad_field:
+        break;
       case ext::FailureKind::spawn_failed:
       case ext::FailureKind::connect_failed:
       case ext::FailureKind::exited:
@@ -52,7 +53,8 @@ void check(std::string_view line) {
       case ext::FailureKind::worker_error:
       case ext::FailureKind::invalid_request:
       case ext::FailureKind::aborted:
-      case ext::FailureKind::cancelled: std::abort();  // not the parser's to give
+      case ext::FailureKind::cancelled:
+        std::abort();  // not the parser's to give
     }
     check_message(protocol.message, 600);
   }
