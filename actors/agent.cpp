@@ -175,10 +175,10 @@ void agent_fields(Archive& a, self_ptr self) {
     s.history);
   if constexpr (Archive::loading) {
     s.noise = RandomStream::from_state(noise);
-    const auto history = s.history;
-    reset_agent(self);
+    auto history = std::move(s.history);
+    reset_agent(self);  // clears s.history
     for (const auto& [index, y] : history) s.agent->observe(index, y);
-    s.history = history;
+    s.history = std::move(history);
     if (s.pool_source) {
       reset_pool(s);
       s.pool.restore_weights(std::move(pool_weights), pool_total);

@@ -120,9 +120,15 @@ std::vector<char> seal_checkpoint_body(const std::vector<char>& body) {
 
 Checkpoint read_checkpoint(const fs::path& folder) {
   const fs::path file = checkpoint_location(folder) / checkpoint_state_file;
+  std::error_code ec;
+  if (!fs::exists(file, ec))
+    throw std::invalid_argument("checkpoint " + file.string() + ": not found (no checkpoint was written there)");
+  if (!fs::is_regular_file(file, ec))
+    throw std::invalid_argument("checkpoint " + file.string() + ": not a regular file");
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::invalid_argument("checkpoint " + file.string() + ": not found (no checkpoint was written there)");
-  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in.good() && !in.eof())
+    throw std::invalid_argument("checkpoint " + file.string() + ": cannot be read");
   Checkpoint c = parse_checkpoint(bytes, file.string());
   c.location = file.parent_path();
   return c;

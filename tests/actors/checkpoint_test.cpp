@@ -343,6 +343,16 @@ TEST_CASE("checkpoint: a damaged or foreign checkpoint is refused with a clear e
   rewrite("not a checkpoint at all");
   CHECK_THROWS_WITH(read_checkpoint(dir / "checkpoint"), Catch::Contains("not a fedsim checkpoint"));
   CHECK_THROWS_WITH(read_checkpoint(dir / "nowhere"), Catch::Contains("not found"));
+  fs::remove(state);
+  fs::create_directory(state);  // a folder where the file should be: refused, not read
+  CHECK_THROWS_WITH(read_checkpoint(dir / "checkpoint"), Catch::Contains("not a regular file"));
+  fs::remove(state);
+
+  // A crash while a new checkpoint replaced the old one leaves it as checkpoint.old: read there.
+  rewrite(good);
+  fs::rename(dir / "checkpoint", dir / "checkpoint.old");
+  CHECK(read_checkpoint(dir / "checkpoint").location == dir / "checkpoint.old");
+  fs::rename(dir / "checkpoint.old", dir / "checkpoint");
 
   // A checkpoint of another federation (8 agents, not 10) is refused before anything runs.
   rewrite(good);
