@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <tuple>
 #include <filesystem>
 #include <fstream>
@@ -79,21 +78,6 @@ kind = "sync"
 )", "bowl.toml").config;
 }
 
-std::vector<std::vector<std::string>> rows(const fs::path& file) {
-  std::ifstream in(file);
-  std::vector<std::vector<std::string>> out;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::string cell;
-    std::stringstream ss(line);
-    while (std::getline(ss, cell, ',')) cells.push_back(cell);
-    out.push_back(cells);
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("a user's 2-D objective runs as actors and in the loop with the same records",
@@ -113,19 +97,19 @@ TEST_CASE("a user's 2-D objective runs as actors and in the loop with the same r
                      return std::tie(a.agent, a.iteration) < std::tie(b.agent, b.iteration);
                    });
 
-  const auto obs = rows(dir / "actors" / "observations.csv");
+  const auto obs = fedsim::test::read_table(dir / "actors" / "observations.csv");
   REQUIRE(obs.size() == loop.observations.size());
   REQUIRE(obs.size() == static_cast<std::size_t>(6 * (3 + 10)));
   const Grid& grid = *bowl->domain().candidates;
   for (std::size_t k = 0; k < obs.size(); ++k) {
     const auto& a = loop.observations[k];
     INFO("row " << k);
-    CHECK(std::stoi(obs[k][0]) == a.agent);
-    CHECK(std::stoi(obs[k][1]) == a.iteration);
+    CHECK(std::stoi(obs[k].at("agent")) == a.agent);
+    CHECK(std::stoi(obs[k].at("iteration")) == a.iteration);
     // The value recorded is the user's function at the candidate the agent chose.
     CHECK(a.f == bowl->f(a.agent, grid.points.row(a.index).transpose()));
-    CHECK(std::stod(obs[k][5]) == Approx(a.f).margin(1e-9));
-    CHECK(std::stod(obs[k][4]) == Approx(a.y).margin(1e-9));
+    CHECK(std::stod(obs[k].at("f")) == Approx(a.f).margin(1e-9));
+    CHECK(std::stod(obs[k].at("y")) == Approx(a.y).margin(1e-9));
     CHECK(a.simple_regret >= 0.0);
   }
   CHECK(r.final_simple_regret == Approx(loop.final_simple_regret).margin(1e-12));
@@ -140,10 +124,12 @@ TEST_CASE("a black box with no f or optimum: y recorded, f and regret absent (na
   o.out_dir = (dir / "actors").string();
   o.objective = std::make_shared<const Bowl>(c.world.agents, false);
   const RunResult r = run_federation(c, o);
-  for (const auto& row : rows(dir / "actors" / "observations.csv")) {
-    CHECK(std::isfinite(std::stod(row[4])));  // y
-    CHECK(row[5] == "nan");                   // f
-    CHECK(row[6] == "nan");                   // simple_regret
+  const auto obs = fedsim::test::read_table(dir / "actors" / "observations.csv");
+  REQUIRE_FALSE(obs.empty());
+  for (const auto& row : obs) {
+    CHECK(std::isfinite(std::stod(row.at("y"))));
+    CHECK(row.at("f") == "nan");
+    CHECK(row.at("simple_regret") == "nan");
   }
   CHECK(std::isnan(r.final_simple_regret));
 }
