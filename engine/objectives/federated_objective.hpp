@@ -15,8 +15,11 @@
 /// Today the FBO family searches a finite candidate set (domain().candidates; the papers' 1-D
 /// grid, or any set of points in the unit box); box domains without candidates follow
 /// (issue 11 item 2).
+#include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include <Eigen/Dense>
 
@@ -47,6 +50,28 @@ struct Answer {
   std::optional<double> cost; ///< compute seconds of this evaluation, where known
 };
 
+/// How an evaluation that runs elsewhere (an external objective's worker) ended.
+struct EvaluationOutcome {
+  std::optional<Answer> answer;  ///< present on success
+  std::string failure_kind;      ///< on failure: its name ("timeout", "bad_y", ...)
+  std::string failure_message;   ///< on failure: the reason, one line
+  /// The failure stops the run (the objective's on_failure = abort): the agent fails loudly.
+  bool fatal = false;
+  int attempts = 1;  ///< 1 + the retries it took
+  /// Measured wall seconds of the attempt that answered (NaN when not measured).
+  double wall_seconds = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Evaluations that take wall time elsewhere, asked without blocking: an agent actor submits
+/// its queries and goes on; the outcome comes back through `done`.
+class AsyncEvaluator {
+ public:
+  virtual ~AsyncEvaluator() = default;
+  /// Starts evaluating `query` (noise is the worker's business: no stream is passed). `done` is
+  /// called exactly once, on any thread, possibly before submit returns; it must not throw.
+  virtual void submit(const Query& query, std::function<void(EvaluationOutcome)> done) const = 0;
+};
+
 class FederatedObjective {
  public:
   virtual ~FederatedObjective() = default;
@@ -57,6 +82,10 @@ class FederatedObjective {
   virtual Answer evaluate(const Query& query, RandomStream& noise) const = 0;
   /// The largest noise-free value of `agent`'s function on the domain, where known.
   virtual std::optional<double> optimum(int /*agent*/) const { return std::nullopt; }
+  /// Non-null for objectives evaluated elsewhere: agent actors then submit their queries there
+  /// instead of calling evaluate() (which such an objective implements by waiting for submit's
+  /// outcome, for the loop driver).
+  virtual const AsyncEvaluator* async() const { return nullptr; }
 };
 
 /// Checks what the FBO family needs of an objective for `agents` agents: enough functions, a
