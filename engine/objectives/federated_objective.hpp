@@ -32,7 +32,16 @@ namespace fedsim {
 struct SearchDomain {
   Box box;                                 ///< [0, 1]^d (DE's sub-regions partition it)
   std::shared_ptr<const Grid> candidates;  ///< rows are points (null: the whole box)
+  /// The objective's own coordinates, where they differ from the unit box (empty: they do
+  /// not): a point x of the unit box is lower + x (upper - lower) there. Queries carry unit
+  /// coordinates; observations.csv writes these.
+  std::optional<Box> bounds;
   int dim() const { return box.dim(); }
+  /// x (unit coordinates) in the objective's own coordinates.
+  Eigen::VectorXd to_bounds(const Eigen::Ref<const Eigen::VectorXd>& x) const {
+    if (!bounds) return x;
+    return bounds->lower + x.cwiseProduct(bounds->upper - bounds->lower);
+  }
 };
 
 /// One evaluation asked of the objective.
