@@ -11,22 +11,37 @@
 #include "actors/logging.hpp"
 
 namespace fedsim::fbo {
-/// A pending query as checkpoint fields.
+/// Checkpoint fields of a point and of a query's choice.
+template <class Archive>
+void fields(Archive& a, Point& p) {
+  a(p.index, p.x);
+}
 template <class Archive>
 void fields(Archive& a, Choice& c) {
-  a(c.index, c.branch, c.source);
+  a(c.point, c.branch, c.source);
 }
 }  // namespace fedsim::fbo
+
+namespace fedsim::actors {
+template <class Archive>
+void fields(Archive& a, PendingQuery& q) {
+  a(q.choice, q.iteration, q.answered, q.failed, q.y, q.f, q.cost, q.wall_seconds, q.attempts,
+    q.failure);
+}
+}  // namespace fedsim::actors
 
 namespace fedsim::actors {
 namespace {
 
 using self_ptr = caf::stateful_actor<AgentActorState>*;
 
-void send_to(self_ptr self, node_id to, caf::message payload, std::uint64_t bytes = 0) {
+void send_to(self_ptr self, node_id to, caf::message payload, std::uint64_t bytes = 0,
+             double delay = 0.0) {
   auto& s = self->state;
-  self->send(s.shared->network, envelope{s.id, to, 0.0, bytes, std::move(payload)});
+  self->send(s.shared->network, envelope{s.id, to, delay, bytes, std::move(payload)});
 }
+
+constexpr double absent = std::numeric_limits<double>::quiet_NaN();
 
 bool is_peer(const AgentActorState& s) {
   return static_cast<int>(s.id) >= s.shared->config.learners();
@@ -40,6 +55,114 @@ void reset_pool(AgentActorState& s) {
     inbox[b.sources[k]] = b.joint.begin() + k * b.rows;
   s.pool = fbo::FtsMessagePool(s.shared->config.fts_one_shot);
   s.pool.reset(inbox, b.rows, static_cast<int>(s.id));
+}
+
+/// Every answer of the batch is in: the network charges its compute time (the objective's
+/// cost where given, else the link's compute model per evaluation) and then fires the timer;
+/// held replies go after the timer, so the network has it queued when it goes on.
+void charge_compute_time(self_ptr self) {
+  auto& s = self->state;
+  double cost = 0.0;
+  std::int32_t modelled = 0;
+  const bool peer_history = is_peer(s) && s.pending.front().choice.branch == fbo::Branch::init;
+  for (const PendingQuery& q : s.pending) {
+    if (peer_history) continue;  // a peer's history is from before the run: no compute time
+    if (std::isnan(q.cost)) ++modelled;
+    else cost += q.cost;
+  }
+  send_to(self, s.id, caf::make_message(timer{0, s.pending_report_round, modelled}), 0, cost);
+  for (auto& p : s.held) p.deliver(caf::ok_atom_v);
+  s.held.clear();
+}
+
+void record_answer(PendingQuery& q, const Answer& a, double wall_seconds, int attempts) {
+  q.answered = true;
+  q.y = a.y;
+  q.f = a.f.value_or(absent);
+  q.cost = a.cost.value_or(absent);
+  q.wall_seconds = wall_seconds;
+  q.attempts = attempts;
+}
+
+/// Asks the objective for every query of the batch: at once for an objective evaluated here,
+/// or by submitting them to one evaluated elsewhere, whose outcomes come back as
+/// evaluation_result messages.
+void ask_objective(self_ptr self) {
+  auto& s = self->state;
+  const FederatedObjective& objective = *s.shared->objective;
+  s.busy = true;
+  if (static_cast<std::int64_t>(s.id) == s.shared->fail_agent)
+    throw std::runtime_error("injected failure (FEDSIM_DEBUG_FAIL_AGENT)");
+  const AsyncEvaluator* remote = objective.async();
+  const int id = static_cast<int>(s.id);
+  for (std::size_t k = 0; k < s.pending.size(); ++k) {
+    PendingQuery& q = s.pending[k];
+    const Query query = fbo::make_query(id, q.iteration, q.choice.point);
+    if (!remote) {
+      record_answer(q, objective.evaluate(query, *s.noise), absent, 1);
+      continue;
+    }
+    caf::actor me = caf::actor_cast<caf::actor>(self);
+    remote->submit(query, [me, generation = s.generation,
+                           slot = static_cast<std::int32_t>(k)](EvaluationOutcome o) {
+      evaluation_result r;
+      r.generation = generation;
+      r.slot = slot;
+      r.ok = o.answer.has_value();
+      if (o.answer) {
+        r.y = o.answer->y;
+        r.f = o.answer->f.value_or(absent);
+        r.cost = o.answer->cost.value_or(absent);
+      }
+      r.wall_seconds = o.wall_seconds;
+      r.attempts = o.attempts;
+      r.failure_kind = std::move(o.failure_kind);
+      r.failure_message = std::move(o.failure_message);
+      r.fatal = o.fatal;
+      caf::anon_send(me, std::move(r));
+    });
+  }
+  if (!remote) charge_compute_time(self);
+}
+
+/// An external evaluation's outcome.
+void on_evaluation_result(self_ptr self, const evaluation_result& r) {
+  auto& s = self->state;
+  if (r.generation != s.generation || !s.busy || r.slot < 0 ||
+      r.slot >= static_cast<std::int32_t>(s.pending.size()) || s.pending[r.slot].answered)
+    return;  // a batch abandoned by a crash
+  PendingQuery& q = s.pending[r.slot];
+  if (r.fatal)
+    throw std::runtime_error("objective: evaluation of iteration " + std::to_string(q.iteration) +
+                             " failed (" + r.failure_kind + ": " + r.failure_message +
+                             ") and on_failure = abort stops the run");
+  if (r.ok) {
+    Answer a;
+    a.y = r.y;
+    if (!std::isnan(r.f)) a.f = r.f;
+    if (!std::isnan(r.cost)) a.cost = r.cost;
+    record_answer(q, a, r.wall_seconds, r.attempts);
+  } else {
+    q.answered = true;
+    q.failed = true;
+    q.cost = absent;
+    q.wall_seconds = r.wall_seconds;
+    q.attempts = r.attempts;
+    q.failure = r.failure_kind + ": " + r.failure_message;
+  }
+  for (const PendingQuery& p : s.pending)
+    if (!p.answered) return;
+  charge_compute_time(self);
+}
+
+/// The reply to a network event: held while external evaluations of the batch are out.
+caf::result<caf::ok_atom> reply(self_ptr self) {
+  auto& s = self->state;
+  bool out = false;
+  for (const PendingQuery& q : s.pending) out = out || !q.answered;
+  if (!s.busy || !out) return caf::ok_atom_v;
+  s.held.push_back(self->make_response_promise());
+  return s.held.back();
 }
 
 void start_iteration(self_ptr self) {
@@ -64,12 +187,13 @@ void start_iteration(self_ptr self) {
     joint.emplace(Eigen::Map<const Eigen::MatrixXd>(b->joint.begin(), b->rows, b->cols));
     input.joint = &*joint;
   }
-  const fbo::Choice c = fbo::choose_query(s.shared->step, *s.agent, static_cast<int>(s.id), t, input);
+  PendingQuery q;
+  q.choice = fbo::choose_query(s.shared->step, *s.agent, static_cast<int>(s.id), t, input);
+  q.iteration = t;
   if (b) s.used_round = b->round;
-  s.pending.assign(1, c);
+  s.pending.assign(1, std::move(q));
   s.pending_report_round = s.used_round + 1;
-  s.busy = true;
-  send_to(self, s.id, caf::make_message(timer{0, s.pending_report_round, 1}));
+  ask_objective(self);
 }
 
 void maybe_continue(self_ptr self) {
@@ -92,28 +216,47 @@ void finish_evaluations(self_ptr self, double now) {
   auto& s = self->state;
   const auto& cfg = s.shared->config;
   const FederatedObjective& objective = *s.shared->objective;
-  constexpr double absent = std::numeric_limits<double>::quiet_NaN();
-  const bool initial = s.pending.front().branch == fbo::Branch::init;
+  const SearchDomain& domain = objective.domain();
+  const bool initial = s.pending.front().choice.branch == fbo::Branch::init;
   const bool peer = is_peer(s);
-  const int n = static_cast<int>(s.pending.size());
-  if (static_cast<std::int64_t>(s.id) == s.shared->fail_agent)
-    throw std::runtime_error("injected failure (FEDSIM_DEBUG_FAIL_AGENT)");
-  for (int k = 0; k < n; ++k) {
-    const fbo::Choice& c = s.pending[k];
-    const int iteration = initial ? k - n + 1 : s.iteration + 1;
-    const fbo::Evaluation e =
-        fbo::evaluate(*s.agent, objective, static_cast<int>(s.id), iteration, c.index, *s.noise);
-    s.history.emplace_back(c.index, e.y);
+  const int id = static_cast<int>(s.id);
+  for (const PendingQuery& q : s.pending) {
+    if (q.failed) {  // skipped: recorded, never observed
+      network_event e;
+      e.time = now;
+      e.kind = "evaluation_failed";
+      e.from = e.to = s.id;
+      e.payload = "evaluation";
+      e.round = q.iteration;
+      e.reason = q.failure;
+      self->send(s.shared->recorder, std::move(e));
+      continue;
+    }
+    Answer a;
+    a.y = q.y;
+    if (!std::isnan(q.f)) a.f = q.f;
+    const fbo::Evaluation e = fbo::observe_answer(*s.agent, id, q.choice.point, a);
     const double fx = e.f.value_or(absent), y = e.y;
     if (peer) continue;  // a peer's history, not a query of the run: not recorded
     // Once an f is unknown the best is too: no regret without every f (NaN stays NaN).
     s.best = !s.has_best || std::isnan(fx) || std::isnan(s.best) ? fx : std::max(s.best, fx);
+    s.best_y = s.has_best ? std::max(s.best_y, y) : y;
     s.has_best = true;
-    self->send(s.shared->recorder,
-               observation_event{static_cast<std::int32_t>(s.id), iteration, c.index, now,
-                                 s.shared->context->grid.points(c.index, 0), y, fx,
-                                 objective.optimum(static_cast<int>(s.id)).value_or(absent) - s.best,
-                                 static_cast<std::int32_t>(c.branch), c.source});
+    const Eigen::VectorXd x = domain.to_bounds(q.choice.point.x);
+    observation_event o;
+    o.agent = static_cast<std::int32_t>(s.id);
+    o.iteration = q.iteration;
+    o.index = q.choice.point.index;
+    o.time = now;
+    o.x.assign(x.data(), x.data() + x.size());
+    o.y = y;
+    o.f = fx;
+    o.simple_regret = objective.optimum(id).value_or(absent) - s.best;
+    o.best_y = s.best_y;
+    o.branch = static_cast<std::int32_t>(q.choice.branch);
+    o.source = q.choice.source;
+    o.wall_seconds = q.wall_seconds;
+    self->send(s.shared->recorder, std::move(o));
   }
   if (!initial) ++s.iteration;
   s.pending.clear();
@@ -146,19 +289,23 @@ void start_initial_design(self_ptr self) {
   // A peer's t_n observations are its history from before the run: no compute time charged.
   const bool peer = is_peer(s);
   s.pending.clear();
-  for (int idx : fbo::initial_design(*s.agent, peer ? cfg.peer_observations : cfg.n_init,
-                                     in_region, cfg.seed, static_cast<int>(s.id)))
-    s.pending.push_back({idx, fbo::Branch::init, -1});
+  const int count = peer ? cfg.peer_observations : cfg.n_init;
+  const std::vector<fbo::Point> design =
+      fbo::initial_design(*s.agent, count, in_region, cfg.seed, static_cast<int>(s.id));
+  for (int k = 0; k < count; ++k) {
+    PendingQuery q;
+    q.choice = {design[k], fbo::Branch::init, -1};
+    q.iteration = k - count + 1;
+    s.pending.push_back(std::move(q));
+  }
   s.pending_report_round = 0;
-  s.busy = true;
-  send_to(self, s.id, caf::make_message(timer{0, 0, peer ? 0 : cfg.n_init}));
+  ask_objective(self);
 }
 
 void reset_agent(self_ptr self) {
   auto& s = self->state;
   const int P = s.shared->context->partition.size();
   s.agent.emplace(static_cast<int>(s.id), static_cast<int>(s.id) % P, s.shared->context);
-  s.history.clear();
 }
 
 /// The agent's checkpoint fields, for both directions (actors/checkpoint/state_archive.hpp).
@@ -170,15 +317,15 @@ void agent_fields(Archive& a, self_ptr self) {
   RandomStream::State noise = s.noise->state();
   std::vector<double> pool_weights = s.pool.weights();
   double pool_total = s.pool.total();
-  a(noise, s.best, s.has_best, s.iteration, s.started, s.busy, s.alive, s.done, s.pending,
-    s.pending_report_round, s.used_round, s.latest, s.pool_source, pool_weights, pool_total,
-    s.history);
+  std::vector<std::pair<fbo::Point, double>> history;
+  if constexpr (!Archive::loading) history = s.agent->history();
+  a(noise, s.best, s.has_best, s.best_y, s.iteration, s.started, s.busy, s.alive, s.done,
+    s.pending, s.generation, s.pending_report_round, s.used_round, s.latest, s.pool_source,
+    pool_weights, pool_total, history);
   if constexpr (Archive::loading) {
     s.noise = RandomStream::from_state(noise);
-    auto history = std::move(s.history);
-    reset_agent(self);  // clears s.history
-    for (const auto& [index, y] : history) s.agent->observe(index, y);
-    s.history = std::move(history);
+    reset_agent(self);
+    for (const auto& [point, y] : history) s.agent->observe(point, y);
     if (s.pool_source) {
       reset_pool(s);
       s.pool.restore_weights(std::move(pool_weights), pool_total);
@@ -199,12 +346,12 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
   return {
       [self](kickoff, virtual_time) {
         start_initial_design(self);
-        return caf::ok_atom_v;
+        return reply(self);
       },
       [self](const timer& tm, virtual_time vt) {
         auto& s = self->state;
         if (s.alive && s.busy && tm.round == s.pending_report_round) finish_evaluations(self, vt.seconds);
-        return caf::ok_atom_v;
+        return reply(self);
       },
       // Payloads are shared by every recipient: handlers take them by const reference.
       [self](const broadcast& b, virtual_time) {
@@ -212,7 +359,7 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
         if (!s.latest || b.round > s.latest->round) s.latest = b;
         start_initial_design(self);  // no-op once started
         maybe_continue(self);
-        return caf::ok_atom_v;
+        return reply(self);
       },
       [self](const crash_notice& c, virtual_time vt) {
         auto& s = self->state;
@@ -221,6 +368,9 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
         s.alive = false;
         s.busy = false;  // evaluations in flight are lost with the crash
         s.pending.clear();
+        ++s.generation;  // their late answers are ignored
+        for (auto& p : s.held) p.deliver(caf::ok_atom_v);
+        s.held.clear();
         if (!c.keep_state) reset_agent(self);
         return caf::ok_atom_v;
       },
@@ -229,8 +379,9 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
         self->state.alive = true;
         start_initial_design(self);  // no-op once started
         maybe_continue(self);
-        return caf::ok_atom_v;
+        return reply(self);
       },
+      [self](const evaluation_result& r) { on_evaluation_result(self, r); },
       [self](save_atom) {
         return save_state(self->context(), [self](auto& a) { agent_fields(a, self); });
       },

@@ -1,9 +1,19 @@
 #pragma once
 /// The agent actor: wraps one engine FboAgent. On the server's kickoff it runs the initial
-/// design; on each broadcast it runs one iteration (TS, FTS or DE's choice), evaluates the
-/// objective (its compute time charged by the network through a self-addressed timer),
-/// records the query and reports omega_{n,t} to the server. Under the async policy it never
-/// waits for a broadcast and uses the latest one it has.
+/// design; on each broadcast it runs one iteration (TS, FTS or DE's choice) and asks the
+/// objective; once the answers are in, their compute time is charged by the network through a
+/// self-addressed timer (the objective's cost where it gives one, else the link's compute
+/// model); when the timer fires the agent observes the answers, records the queries and
+/// reports omega_{n,t} to the server. Under the async policy it never waits for a broadcast
+/// and uses the latest one it has.
+///
+/// An objective evaluated elsewhere (FederatedObjective::async(), e.g. external workers) is
+/// asked without blocking: the agent submits its queries and holds its reply to the network
+/// until the answers come back as evaluation_result messages, so virtual time stands still
+/// while evaluations run, and agents whose queries start at the same virtual time are
+/// evaluated in parallel by the workers. A failed evaluation is skipped (recorded in
+/// events.jsonl as evaluation_failed), or fails the agent, and with it the run, when the
+/// objective says it is fatal (on_failure = abort).
 #include <memory>
 #include <optional>
 #include <vector>
@@ -31,6 +41,21 @@ struct AgentShared {
   caf::actor recorder;
 };
 
+/// One query of the agent's current batch: asked, then answered (or failed), then observed when
+/// the compute time has passed.
+struct PendingQuery {
+  fbo::Choice choice;
+  std::int32_t iteration = 0;
+  bool answered = false;  ///< the answer (or failure) is in
+  bool failed = false;
+  double y = 0.0;
+  double f = 0.0;     ///< NaN: not known
+  double cost = 0.0;  ///< NaN: not given (the compute model is charged)
+  double wall_seconds = 0.0;  ///< NaN: not measured
+  std::int32_t attempts = 0;
+  std::string failure;  ///< "kind: message" of a failed evaluation
+};
+
 struct AgentActorState {
   node_id id = 0;
   std::shared_ptr<const AgentShared> shared;
@@ -38,21 +63,24 @@ struct AgentActorState {
   std::optional<RandomStream> noise;
   double best = 0.0;
   bool has_best = false;
+  double best_y = 0.0;  ///< the largest y observed (valid once has_best)
   int iteration = 0;      ///< iterations finished (0 once the initial design is done)
   bool started = false;   ///< kickoff received
   bool busy = false;      ///< evaluations in flight
   bool alive = true;
   bool done = false;
-  std::vector<fbo::Choice> pending;     ///< queries being evaluated
+  std::vector<PendingQuery> pending;    ///< the batch being evaluated
+  /// Bumped when a batch is abandoned (a crash): late answers of older batches are ignored.
+  std::uint64_t generation = 0;
+  /// Replies to the network held while external evaluations run (never in a checkpoint: the
+  /// network is quiet only when none is held).
+  std::vector<caf::response_promise> held;
   std::int32_t pending_report_round = 0;
   std::int32_t used_round = -1;         ///< round of the newest broadcast used so far
   std::optional<broadcast> latest;      ///< newest broadcast received
   fbo::FtsMessagePool pool{false};
   /// FTS: the broadcast whose relayed vectors the pool views (kept alive while it draws).
   std::optional<broadcast> pool_source;
-  /// Every (grid index, observed y) the engine agent was given since its last reset, in order:
-  /// a checkpoint rebuilds the agent's posterior by observing them again.
-  std::vector<std::pair<std::int32_t, double>> history;
   static inline const char* name = "agent";
 };
 

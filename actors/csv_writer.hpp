@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace fedsim::actors {
 
@@ -23,6 +24,21 @@ class CsvWriter {
     }
     out_ << '\n';
   }
+
+  CsvWriter(const std::filesystem::path& file, const std::vector<std::string>& header)
+      : out_(file) {
+    if (!out_) throw std::runtime_error("cannot write " + file.string());
+    for (std::size_t k = 0; k < header.size(); ++k) out_ << (k ? "," : "") << header[k];
+    out_ << '\n';
+  }
+
+  /// A row written in pieces: begin_row(), cells(...) any number of times, end_row().
+  void begin_row() { first_ = true; }
+  template <class... Values>
+  void cells(const Values&... values) {
+    ((out_ << (first_ ? "" : ","), write(values), first_ = false), ...);
+  }
+  void end_row() { out_ << '\n'; }
 
   template <class... Values>
   void row(const Values&... values) {
@@ -43,6 +59,7 @@ class CsvWriter {
     }
   }
   std::ofstream out_;
+  bool first_ = true;
 };
 
 }  // namespace fedsim::actors

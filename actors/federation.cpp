@@ -113,7 +113,7 @@ CheckpointSettings checkpoint_settings(const RunOptions& options) {
 RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& config,
                 const RunOptions& options, const caf::actor& network, const caf::actor& server,
                 const std::vector<caf::actor>& agents, const caf::actor& recorder,
-                const caf::actor& accountant, int learners, int iterations) {
+                const caf::actor& accountant, int learners, int iterations, int dim) {
   RunResult result;
   caf::scoped_actor self{system};
   std::string failure;
@@ -191,12 +191,14 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
   if (failure.empty())
     self->request(recorder, caf::infinite, finish_atom::value, options.out_dir,
                   config.output.events, static_cast<std::int32_t>(learners),
-                  static_cast<std::int32_t>(iterations))
+                  static_cast<std::int32_t>(iterations), static_cast<std::int32_t>(dim))
         .receive(
-            [&](std::vector<double>& curve, double last_query, std::int32_t without) {
-              result.mean_simple_regret = std::move(curve);
-              result.last_query_time = last_query;
-              result.agents_without_observations = without;
+            [&](finish_summary& f) {
+              result.mean_simple_regret = std::move(f.curve);
+              result.last_query_time = f.last_time;
+              result.agents_without_observations = f.without;
+              result.mean_best_observed = f.mean_best_observed;
+              result.failed_evaluations = f.failed_evaluations;
             },
             on_error);
   if (failure.empty())  // the server knows whether anything kept the run from finishing
@@ -255,7 +257,7 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
   const caf::actor server = system.spawn(fed_pne_server_actor,
                                          std::shared_ptr<const FedPneShared>(shared), config.policy);
   RunResult result = drive(system, config, options, network, server, clients, recorder,
-                           caf::actor{}, static_cast<int>(clients.size()), 0);
+                           caf::actor{}, static_cast<int>(clients.size()), 0, 0);
   result.client_regret = std::move(result.mean_simple_regret);
   result.mean_simple_regret.clear();
   // Clients that never pulled have no regret to average (RunResult::agents_without_observations).
@@ -296,7 +298,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   const std::shared_ptr<const FederatedObjective> objective =
       options.objective ? options.objective : fbo::make_synthetic_objective(algo);
   check_fbo_objective(*objective, N);
-  const auto context = fbo::make_agent_context(algo, *objective->domain().candidates);
+  const auto context = fbo::make_agent_context(algo, objective->domain());
   const NetworkPlan plan = make_network_plan(config);
 
   const caf::actor recorder = system.spawn(recorder_actor, options.observer, options.out_dir,
@@ -335,7 +337,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   logger("federation")->info("run '{}': {} agents, {}, seed {}, output {}", config.name, N,
                              fbo::to_string(algo.algorithm), config.seed, options.out_dir);
   RunResult result = drive(system, config, options, network, server, agents, recorder,
-                           accountant, algo.learners(), algo.iterations);
+                           accountant, algo.learners(), algo.iterations, objective->dimension());
   result.delta = algo.effective_delta();
   if (!result.mean_simple_regret.empty()) result.final_simple_regret = result.mean_simple_regret.back();
   result.wall_time =

@@ -4,6 +4,7 @@
 /// program that wants a federation inside its own code.
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,11 @@ struct RunResult {
   /// Learners (FBO) or clients (Fed-PNE) that never observed anything (crashed at t = 0,
   /// partitioned for the whole run): left out of the means above, counted here.
   std::int32_t agents_without_observations = 0;
+  /// FBO: mean over the learners that observed anything of the largest y each observed (a
+  /// metric that needs no known optimum); NaN for none, and for Fed-PNE.
+  double mean_best_observed = std::numeric_limits<double>::quiet_NaN();
+  /// Evaluations that failed and were skipped (external objectives; events.jsonl says why).
+  std::int64_t failed_evaluations = 0;
   NetworkTotals network;        ///< network.final_time: the last event (timers included)
   double last_query_time = 0.0;  ///< virtual time of the last query: when optimisation ended
   double wall_time = 0.0;      ///< seconds

@@ -2,6 +2,7 @@
 /// Every message exchanged by fedsim's actors: plain structs with a CAF inspect overload (so
 /// they can cross a process boundary), registered in one type-ID block. Nothing else lives here.
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -156,20 +157,62 @@ typename Inspector::result_type inspect(Inspector& f, membership_notice& x) {
 struct observation_event {
   std::int32_t agent = 0;
   std::int32_t iteration = 0;
-  std::int32_t index = 0;
+  std::int32_t index = 0;  ///< the candidate queried, -1 on a box
   double time = 0.0;
-  double x = 0.0;
+  std::vector<double> x;   ///< every coordinate, in the objective's own coordinates
   double y = 0.0;
   double f = 0.0;
   double simple_regret = 0.0;
+  double best_y = 0.0;     ///< the largest y this agent has observed so far
   std::int32_t branch = 0;
   std::int32_t source = -1;
+  /// Measured wall seconds of an external evaluation (NaN: not measured; never in
+  /// observations.csv, which stays reproducible: evaluation_times.csv holds them).
+  double wall_seconds = 0.0;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, observation_event& x) {
   return f(caf::meta::type_name("observation_event"), x.agent, x.iteration, x.index, x.time, x.x,
-           x.y, x.f, x.simple_regret, x.branch, x.source);
+           x.y, x.f, x.simple_regret, x.best_y, x.branch, x.source, x.wall_seconds);
+}
+
+/// An external evaluator -> the agent that submitted the query (posted from the evaluator's
+/// thread): how evaluation `slot` of the agent's batch `generation` ended. Absent values
+/// (f, cost) are NaN.
+struct evaluation_result {
+  std::uint64_t generation = 0;
+  std::int32_t slot = 0;
+  bool ok = false;
+  double y = 0.0;
+  double f = 0.0;
+  double cost = 0.0;
+  double wall_seconds = 0.0;
+  std::int32_t attempts = 0;
+  std::string failure_kind;
+  std::string failure_message;
+  bool fatal = false;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, evaluation_result& x) {
+  return f(caf::meta::type_name("evaluation_result"), x.generation, x.slot, x.ok, x.y, x.f,
+           x.cost, x.wall_seconds, x.attempts, x.failure_kind, x.failure_message, x.fatal);
+}
+
+/// Recorder -> driver, when the files are written (recorder.hpp, finish_atom).
+struct finish_summary {
+  std::vector<double> curve;  ///< FBO: the mean simple regret curve; Fed-PNE: client regrets
+  double last_time = 0.0;
+  std::int32_t without = 0;
+  double mean_best_observed = std::numeric_limits<double>::quiet_NaN();  ///< NaN: none, Fed-PNE
+  std::int64_t failed_evaluations = 0;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, finish_summary& x) {
+  return f(caf::meta::type_name("finish_summary"), x.curve, x.last_time, x.without,
+           x.mean_best_observed, x.failed_evaluations);
 }
 
 /// Server -> recorder: what one round did.
@@ -318,6 +361,8 @@ CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::phase_message))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::phase_report))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::pull_event))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::phase_event))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::evaluation_result))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::finish_summary))
 CAF_ADD_ATOM(fedsim, fedsim::actors, run_atom, "run")
 CAF_ADD_ATOM(fedsim, fedsim::actors, charge_atom, "charge")
 CAF_ADD_ATOM(fedsim, fedsim::actors, finish_atom, "finish")

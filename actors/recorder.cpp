@@ -1,6 +1,9 @@
 #include "actors/recorder.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -58,14 +61,29 @@ void write_phases(const std::string& file, const std::vector<phase_event>& phase
             p.rejected, p.alive, p.survivors, p.best_mean, p.confidence_width);
 }
 
-void write_observations(const std::string& file, ObservationRows& rows,
-                        const std::function<void(const observation_event&)>& each) {
-  CsvWriter csv(file, {"agent", "iteration", "time", "x", "y", "f", "simple_regret", "branch",
-                       "source"});
+void write_observations(const std::string& file, ObservationRows& rows, int dim,
+                        const std::function<void(const observation_event&)>& each,
+                        const std::string& times_file) {
+  std::vector<std::string> columns = {"agent", "iteration", "time"};
+  for (int j = 0; j < dim; ++j) columns.push_back("x" + std::to_string(j));
+  for (const char* c : {"y", "f", "simple_regret", "best_y", "branch", "source"})
+    columns.push_back(c);
+  CsvWriter csv(file, columns);
+  std::optional<CsvWriter> times;
+  if (!times_file.empty())
+    times.emplace(times_file, std::vector<std::string>{"agent", "iteration", "wall_seconds"});
   rows.drain([&](const observation_event& o) {
     if (each) each(o);
-    csv.row(o.agent, o.iteration, o.time, o.x, o.y, o.f, o.simple_regret,
-            fbo::to_string(static_cast<fbo::Branch>(o.branch)), o.source);
+    if (static_cast<int>(o.x.size()) != dim)
+      throw std::logic_error("observations.csv: a point with " + std::to_string(o.x.size()) +
+                             " coordinates in a " + std::to_string(dim) + "-dimensional run");
+    csv.begin_row();
+    csv.cells(o.agent, o.iteration, o.time);
+    for (double v : o.x) csv.cells(v);
+    csv.cells(o.y, o.f, o.simple_regret, o.best_y,
+              fbo::to_string(static_cast<fbo::Branch>(o.branch)), o.source);
+    csv.end_row();
+    if (times && !std::isnan(o.wall_seconds)) times->row(o.agent, o.iteration, o.wall_seconds);
   });
 }
 
@@ -78,20 +96,44 @@ void write_pulls(const std::string& file, PullRows& rows) {
 
 namespace {
 
+/// s as the inside of a JSON string (a worker's failure message may hold anything).
+std::string json_escaped(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (u < 0x20) {
+      char esc[8];
+      std::snprintf(esc, sizeof esc, "\\u%04x", u);
+      out += esc;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 void write_events(const std::string& file, EventRows& events) {
   std::ofstream out(file);
   if (!out) throw std::runtime_error("cannot write " + file);
-  char buf[512];
+  char buf[512];  // the fixed fields; the reason, of any length, is appended
   events.drain([&](const network_event& e) {
     std::snprintf(buf, sizeof buf,
                   "{\"time\":%.10g,\"event\":\"%s\",\"from\":%lld,\"to\":%lld,\"payload\":\"%s\","
-                  "\"round\":%d,\"bytes\":%llu%s%s%s}\n",
-                  e.time, e.kind.c_str(),
-                  json_node(e.from), json_node(e.to), e.payload.c_str(),
-                  e.round, static_cast<unsigned long long>(e.bytes),
-                  e.reason.empty() ? "" : ",\"reason\":\"", e.reason.c_str(),
-                  e.reason.empty() ? "" : "\"");
+                  "\"round\":%d,\"bytes\":%llu",
+                  e.time, e.kind.c_str(), json_node(e.from), json_node(e.to), e.payload.c_str(),
+                  e.round, static_cast<unsigned long long>(e.bytes));
     out << buf;
+    if (!e.reason.empty()) out << ",\"reason\":\"" << json_escaped(e.reason) << '"';
+    out << "}\n";
   });
   if (!out) throw std::runtime_error("cannot write " + file);
 }
@@ -116,15 +158,21 @@ class CurveBuilder {
       regret_[o.iteration] = o.simple_regret;
       set_[o.iteration] = 1;
     }
+    best_y_ = o.best_y;  // the agent's running best: its last row holds its best
   }
   std::vector<double> finish() {
     flush();
     return std::move(mean_);
   }
+  /// Mean over the averaged agents of the best y each observed (NaN when none observed).
+  double mean_best_observed() const {
+    return averaged_ > 0 ? best_sum_ / averaged_ : std::numeric_limits<double>::quiet_NaN();
+  }
 
  private:
   void flush() {
     if (current_ < 0 || mean_.empty()) return;
+    best_sum_ += best_y_;
     double last = 0.0;
     for (std::size_t t = 0; t < regret_.size(); ++t) {
       if (set_[t]) last = regret_[t];
@@ -135,6 +183,7 @@ class CurveBuilder {
   }
   int agents_, averaged_;
   int current_ = -1;
+  double best_y_ = 0.0, best_sum_ = 0.0;
   std::vector<double> regret_;
   std::vector<char> set_;
   std::vector<double> mean_;
@@ -155,6 +204,7 @@ RegretCurve mean_regret_curve(const std::vector<observation_event>& observations
   CurveBuilder curve(agents, iterations, averaged);
   for (const auto& o : sorted) curve.add(o);
   out.mean = curve.finish();
+  out.mean_best_observed = curve.mean_best_observed();
   return out;
 }
 
@@ -181,7 +231,7 @@ void recorder_fields(Archive& a, RecorderState& s, const std::filesystem::path& 
   sorter_fields(a, s.observations, folder);
   sorter_fields(a, s.events, folder);
   sorter_fields(a, s.pulls, folder);
-  a(s.rounds, s.phases, s.observed, s.client_regret, s.last_time);
+  a(s.rounds, s.phases, s.observed, s.client_regret, s.last_time, s.failed_evaluations, s.timed);
 }
 
 }  // namespace
@@ -205,6 +255,7 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
           s.observed[e.agent] = 1;
         }
         s.last_time = std::max(s.last_time, e.time);
+        s.timed = s.timed || !std::isnan(e.wall_seconds);
         if (s.observer.observation) s.observer.observation(e);
         s.observations.push(e);
       },
@@ -213,6 +264,7 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
         if (self->state.observer.round) self->state.observer.round(e);
       },
       [self](network_event& e) {
+        if (e.kind == "evaluation_failed") ++self->state.failed_evaluations;
         if (self->state.observer.event) self->state.observer.event(e);
         self->state.events.push(std::move(e));
       },
@@ -244,14 +296,17 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
         return caf::ok_atom_v;
       },
       [self](finish_atom, const std::string& folder, bool events, std::int32_t agents,
-             std::int32_t iterations) -> caf::result<std::vector<double>, double, std::int32_t> {
+             std::int32_t iterations, std::int32_t dim) -> caf::result<finish_summary> {
         auto& s = self->state;
         const std::filesystem::path dir(folder);
         std::filesystem::create_directories(dir);
         std::int32_t averaged = 0;
         for (std::int32_t n = 0; n < agents && n < static_cast<std::int32_t>(s.observed.size()); ++n)
           averaged += s.observed[n];
-        const std::int32_t without = agents - averaged;
+        finish_summary out;
+        out.without = agents - averaged;
+        out.failed_evaluations = s.failed_evaluations;
+        out.last_time = s.last_time;
         if (s.pulls.size() > 0 || !s.phases.empty()) {  // a Fed-PNE run
           std::vector<double> final_regret(agents, 0.0);
           for (std::int32_t m = 0; m < agents && m < static_cast<std::int32_t>(s.client_regret.size()); ++m)
@@ -259,14 +314,18 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
           write_pulls((dir / "observations.csv").string(), s.pulls);
           write_phases((dir / "phases.csv").string(), s.phases);
           if (events) write_events((dir / "events.jsonl").string(), s.events);
-          return {std::move(final_regret), s.last_time, without};
+          out.curve = std::move(final_regret);
+          return out;
         }
         CurveBuilder curve(agents, iterations, averaged);
-        write_observations((dir / "observations.csv").string(), s.observations,
-                           [&](const observation_event& o) { curve.add(o); });
+        write_observations((dir / "observations.csv").string(), s.observations, dim,
+                           [&](const observation_event& o) { curve.add(o); },
+                           s.timed ? (dir / "evaluation_times.csv").string() : std::string());
         write_rounds((dir / "rounds.csv").string(), s.rounds);
         if (events) write_events((dir / "events.jsonl").string(), s.events);
-        return {curve.finish(), s.last_time, without};
+        out.curve = curve.finish();
+        out.mean_best_observed = curve.mean_best_observed();
+        return out;
       },
   };
 }

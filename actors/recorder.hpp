@@ -4,6 +4,7 @@
 /// arrive in whatever order threads ran; they are sorted by keys that never depend on it, so
 /// the files are byte-identical for any thread count.
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -53,13 +54,16 @@ struct RecorderState {
   std::vector<char> observed;         ///< per agent (client): observed (pulled) at least once
   std::vector<double> client_regret;  ///< Fed-PNE: each client's largest cumulative regret
   double last_time = 0.0;             ///< of the last observation (pull)
+  std::int64_t failed_evaluations = 0;  ///< evaluation_failed events
+  bool timed = false;  ///< some observation has a measured wall time (external objectives)
   RunObserver observer;
   static inline const char* name = "recorder";
 };
 
-/// (finish_atom, folder, write_events, agents N, iterations T) -> (the mean simple regret
-/// curve (T + 1 values; empty when no agent observed anything), the virtual time of the last
-/// query, the number of agents that never observed anything), once the files are written.
+/// (finish_atom, folder, write_events, agents N, iterations T, dimension d) -> finish_summary
+/// (the mean simple regret curve (T + 1 values; empty when no agent observed anything), the
+/// virtual time of the last query, the number of agents that never observed anything, the
+/// mean best observed y, the failed evaluations), once the files are written.
 /// Agents without a single observation (crashed at t = 0, partitioned for the whole run) are
 /// left out of the mean: they have no regret to average, and a 0 would flatter it.
 /// For a Fed-PNE run (pull and phase events) it writes observations.csv (client, phase, step,
@@ -75,8 +79,12 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
 /// The recorder's files, one writer per file (the columns are spelled here only): also used by
 /// `fedsim run --driver loop` (tools/fedsim/loop_driver.cpp), so both drivers write the same
 /// layout. The row writers drain `rows` in their order; `each` sees every observation written.
-void write_observations(const std::string& file, ObservationRows& rows,
-                        const std::function<void(const observation_event&)>& each = {});
+/// observations.csv has one x column per coordinate (x0 .. x{dim-1}); times_file, when given,
+/// receives the measured wall seconds of every observation that has one (external
+/// objectives: evaluation_times.csv, the one output that is not reproducible).
+void write_observations(const std::string& file, ObservationRows& rows, int dim,
+                        const std::function<void(const observation_event&)>& each = {},
+                        const std::string& times_file = {});
 void write_pulls(const std::string& file, PullRows& rows);
 void write_rounds(const std::string& file, const std::vector<round_event>& rounds);
 void write_phases(const std::string& file, const std::vector<phase_event>& phases);
@@ -86,6 +94,8 @@ void write_phases(const std::string& file, const std::vector<phase_event>& phase
 struct RegretCurve {
   std::vector<double> mean;
   std::int32_t without_observations = 0;
+  /// Mean over the agents that observed anything of the best y each observed (NaN if none).
+  double mean_best_observed = std::numeric_limits<double>::quiet_NaN();
 };
 RegretCurve mean_regret_curve(const std::vector<observation_event>& observations, int agents,
                               int iterations);

@@ -445,6 +445,25 @@ Field<fbo::ReferenceConfig> refit_key(Field<fbo::ReferenceConfig> f,
   return f;
 }
 
+/// Whether the world's objective is a continuous box (no candidate set).
+bool box_objective(const ScenarioConfig& c) {
+  return c.world.objective.kind != SyntheticConfig::Kind::perturbed &&
+         c.world.objective.kind != SyntheticConfig::Kind::mixture;
+}
+
+/// A key of the acquisition on a box (engine/acquisition.hpp), unused on a candidate set. It is
+/// written to config.resolved.toml only for box objectives, so a grid scenario resolves to the
+/// same text as before boxes existed.
+Field<fbo::ReferenceConfig> box_key(Field<fbo::ReferenceConfig> f) {
+  f.when([](const ScenarioConfig& c) -> std::string {
+    return box_objective(c) ? "" : "used only with a box objective (world.objective.kind)";
+  });
+  f.text = [text = f.text](const fbo::ReferenceConfig& a, Context& c) {
+    return box_objective(c.root) ? text(a, c) : "";
+  };
+  return f;
+}
+
 bool finite_positive(double v) { return std::isfinite(v) && v > 0; }
 
 /// The key's value must exceed the one of `lower_name`: the refit's bounds are intervals.
@@ -533,6 +552,12 @@ const Table<fbo::ReferenceConfig>& reference_table() {
            .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de")),
        value("local_sampler", &ReferenceConfig::local_sampler, one_of<fbo::LocalSampler>(),
              "how local TS draws from the agent's own posterior"),
+       box_key(value("acquisition_candidates", &ReferenceConfig::acquisition_candidates,
+                     at_least(1),
+                     "box objectives: uniform random points scored per maximisation of a "
+                     "sampled function (per sub-region for DE's), the best refined with NLopt")),
+       box_key(value("acquisition_refine", &ReferenceConfig::acquisition_refine, at_least(0),
+                     "box objectives: the best random points refined by bounded L-BFGS")),
        refit_key(value("refit_every", &ReferenceConfig::refit, &fbo::RefitConfig::every,
                        {"must be an integer >= 0 (0: no refits)", [](int v) { return v >= 0; },
                         ">= 0"},

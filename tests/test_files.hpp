@@ -20,6 +20,14 @@ inline std::string slurp(const std::filesystem::path& p) {
   return ss.str();
 }
 
+/// A file's lines, without their newlines.
+inline std::vector<std::string> read_lines(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
 /// An empty (removed) folder under the temp directory, named fedsim-test-<pid>-<name>: its
 /// own per test process, since ctest runs test cases in parallel processes (and several
 /// checkouts may test at once). The folders a process made are removed when it exits.

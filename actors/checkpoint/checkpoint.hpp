@@ -10,14 +10,15 @@
 /// closed a round (phase) that is a multiple of `checkpoint_every`, or when an interrupt
 /// (SIGINT, SIGTERM) was raised.
 ///
-/// What it holds (format version 1, folder `checkpoint/` with `state.bin`):
+/// What it holds (format version 2, folder `checkpoint/` with `state.bin`; version 1 had
+/// agents on candidate sets only, one x per observation and no pending answers):
 ///  - network: clock, queue of pending deliveries (payloads included), per-sender counters,
 ///    each link's loss-model state, totals, event sequence, rounds closed so far;
 ///  - server: round (phase), open/stopped flags, kept reports, membership, counts, timers armed,
 ///    the event sequence; Fed-PNE's server also the engine server's phase and reports;
 ///  - each agent: its noise stream's position, the observations it made since its last
 ///    reset (the engine agent's posterior is rebuilt by observing them again in order, which
-///    reproduces it bit for bit), pending queries, flags, the broadcasts it holds and the FTS
+///    reproduces it bit for bit), pending queries with the answers already in, flags, the broadcasts it holds and the FTS
 ///    pool's weights; each Fed-PNE client its engine client's phase, sums and counts;
 ///  - accountant: the charges granted (replayed one by one into a fresh accountant), epsilon;
 ///  - recorder: every row it holds in memory, and its spill files (hard links in the folder);
@@ -36,7 +37,7 @@
 namespace fedsim::actors {
 
 struct Checkpoint {
-  static constexpr std::uint32_t format_version = 1;
+  static constexpr std::uint32_t format_version = 2;
   std::string header;        ///< the caller's (fedsim run: the resolved configuration)
   std::int64_t rounds = 0;   ///< rounds (Fed-PNE: phases) closed when it was taken
   double time = 0.0;         ///< the network's virtual clock

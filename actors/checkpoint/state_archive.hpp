@@ -4,7 +4,7 @@
 ///   load_state(ctx, bytes, "server", [&](auto& a) { a(s.round, s.kept, s.members); })
 /// The same lambda serves both directions, so the two can never list different fields.
 /// A field may be anything ExactSerializer takes (numbers, strings, structs with a CAF
-/// `inspect`, caf::message), a std::optional or std::vector of fields, an Eigen vector or
+/// `inspect`, caf::message), a std::optional, std::pair or std::vector of fields, an Eigen vector or
 /// matrix, or a type with a `fields(archive, x)` overload found by argument-dependent lookup
 /// (for types whose members are themselves such fields).
 #include <cstdint>
@@ -102,6 +102,12 @@ class StateArchive {
     } else {
       for (T& x : v) io(x);
     }
+  }
+
+  template <class A, class B>
+  void io(std::pair<A, B>& p) {
+    io(p.first);
+    io(p.second);
   }
 
   void io(std::vector<bool>& v) {

@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/acquisition.hpp"
 
 namespace fedsim::fbo {
 
@@ -20,19 +19,29 @@ std::string to_string(LocalSampler sampler) {
 
 AgentContext::AgentContext(Grid grid_, RandomFourierFeatures features_, Partition partition_,
                            double lambda_, double beta_, LocalSampler local_sampler_,
-                           RefitConfig refit_, std::uint64_t seed_)
+                           RefitConfig refit_, std::uint64_t seed_,
+                           BoxMaximizerOptions acquisition_)
     : grid(std::move(grid_)), features(std::move(features_)),
       grid_features(features.feature_matrix(grid.points)), partition(std::move(partition_)),
       grid_region(partition.regions_of(grid.points)), region_points(partition.size()),
-      lambda(lambda_), beta(beta_), local_sampler(local_sampler_), refit(refit_), seed(seed_) {
+      lambda(lambda_), beta(beta_), local_sampler(local_sampler_), refit(refit_), seed(seed_),
+      acquisition(acquisition_) {
   refit.validate();
+  acquisition.validate();
+  if (grid.dim() != features.dim() || partition.box().dim() != features.dim())
+    throw std::invalid_argument("agent context: the domain, features and partition differ in "
+                                "dimension");
   for (int j = 0; j < grid.size(); ++j) region_points[grid_region[j]].push_back(j);
-  for (int i = 0; i < partition.size(); ++i)
-    if (region_points[i].empty())
-      throw std::invalid_argument("sub-region " + std::to_string(i) + " of " +
-                                  std::to_string(partition.size()) +
-                                  " holds no grid point: use fewer sub-regions or a finer grid");
+  if (discrete())
+    for (int i = 0; i < partition.size(); ++i)
+      if (region_points[i].empty())
+        throw std::invalid_argument("sub-region " + std::to_string(i) + " of " +
+                                    std::to_string(partition.size()) +
+                                    " holds no grid point: use fewer sub-regions or a finer grid");
   if (!(beta > 0)) throw std::invalid_argument("TS scale beta must be > 0");
+  if (local_sampler == LocalSampler::exact && !discrete())
+    throw std::invalid_argument("local_sampler = exact needs a finite candidate set; a box "
+                                "domain uses local_sampler = rff");
   if (local_sampler == LocalSampler::exact)
     prior = std::make_shared<const CandidatePrior>(grid.points, features.kernel());
 }
@@ -46,47 +55,68 @@ FboAgent::FboAgent(int id, int region, std::shared_ptr<const AgentContext> conte
   local_.noise_variance = context_->lambda;
 }
 
-std::vector<int> FboAgent::initial_design(int n_init, bool in_region, RandomStream& rng) const {
-  std::vector<int> out(n_init);
-  const std::vector<int>& pool = context_->region_points[region_];
-  for (int& idx : out)
-    idx = in_region ? pool[rng.uniform_index(pool.size())]
-                    : static_cast<int>(rng.uniform_index(context_->grid.size()));
+std::vector<Point> FboAgent::initial_design(int n_init, bool in_region, RandomStream& rng) const {
+  const AgentContext& c = *context_;
+  std::vector<Point> out;
+  out.reserve(n_init);
+  if (!c.discrete()) {
+    const Box& box = in_region ? c.partition.region(region_) : c.partition.box();
+    const Eigen::MatrixXd X = uniform_in_box(box, n_init, rng);
+    for (int k = 0; k < n_init; ++k) out.push_back({-1, X.row(k).transpose()});
+    return out;
+  }
+  const std::vector<int>& pool = c.region_points[region_];
+  for (int k = 0; k < n_init; ++k)
+    out.push_back(c.candidate(in_region ? pool[rng.uniform_index(pool.size())]
+                                        : static_cast<int>(rng.uniform_index(c.grid.size()))));
   return out;
 }
 
-int FboAgent::argmax_local_ts(RandomStream& rng) const {
-  if (exact_) return grid_argmax(exact_->sample_pathwise(rng, context_->beta)).index;
-  if (!local_posterior_) return argmax_omega(posterior_.sample(rng, context_->beta));
+Point FboAgent::argmax_local_ts(RandomStream& rng) const {
+  if (exact_)
+    return context_->candidate(grid_argmax(exact_->sample_pathwise(rng, context_->beta)).index);
+  if (!local_posterior_) return argmax_omega(posterior_.sample(rng, context_->beta), rng);
   // Fitted: w ~ N(nu, n2 Sigma^-1) = N(nu, s2 (n2 / s2) Sigma^-1), see refit.hpp.
   return argmax_omega(
-      local_posterior_->sample(rng, context_->beta * std::sqrt(local_.signal_variance)));
+      local_posterior_->sample(rng, context_->beta * std::sqrt(local_.signal_variance)), rng);
 }
 
-int FboAgent::argmax_omega(const Eigen::Ref<const Eigen::VectorXd>& omega) const {
-  return grid_argmax(context_->grid_features * omega).index;
+Point FboAgent::argmax_omega(const Eigen::Ref<const Eigen::VectorXd>& omega,
+                             RandomStream& rng) const {
+  const AgentContext& c = *context_;
+  if (c.discrete()) return c.candidate(grid_argmax(c.grid_features * omega).index);
+  return {-1, maximize_features_on_box(c.features, omega, c.partition.box(), rng, c.acquisition).x};
 }
 
-int FboAgent::argmax_joint(const Eigen::Ref<const Eigen::MatrixXd>& joint) const {
-  return grid_argmax_by_region(context_->grid_features, joint, context_->grid_region).index;
+Point FboAgent::argmax_joint(const Eigen::Ref<const Eigen::MatrixXd>& joint,
+                             RandomStream& rng) const {
+  const AgentContext& c = *context_;
+  if (c.discrete())
+    return c.candidate(grid_argmax_by_region(c.grid_features, joint, c.grid_region).index);
+  return {-1, maximize_features_by_region(c.features, joint, c.partition, rng, c.acquisition).x};
 }
 
-void FboAgent::observe(int index, double y) {
-  const auto phi = context_->grid_features.row(index).transpose();
+Eigen::VectorXd FboAgent::features_of(const Point& p) const {
+  if (p.index >= 0) return context_->grid_features.row(p.index).transpose();
+  return context_->features.features(p.x);
+}
+
+void FboAgent::observe(const Point& p, double y) {
+  const Eigen::VectorXd phi = features_of(p);
   posterior_.observe(phi, y);
   if (local_posterior_) local_posterior_->observe(phi, y);
-  if (exact_) exact_->add_observation(index, y);
-  history_.emplace_back(index, y);
+  if (exact_) exact_->add_observation(p.index, y);
+  history_.emplace_back(p, y);
   if (context_->refit.due(num_observations())) refit();
 }
 
 void FboAgent::refit() {
   const AgentContext& c = *context_;
   const int n = static_cast<int>(history_.size());
-  Eigen::MatrixXd X(n, c.grid.dim());
+  Eigen::MatrixXd X(n, c.dim());
   Eigen::VectorXd y(n);
   for (int s = 0; s < n; ++s) {
-    X.row(s) = c.grid.points.row(history_[s].first);
+    X.row(s) = history_[s].first.x.transpose();
     y(s) = history_[s].second;
   }
   // The exact sampler fits all three; the rff sampler's features fix the length scale.
@@ -99,13 +129,12 @@ void FboAgent::refit() {
     exact_.emplace(std::make_shared<const CandidatePrior>(
                        c.grid.points, SeKernel{local_.lengthscales(0), local_.signal_variance}),
                    local_.noise_variance);
-    for (const auto& [index, value] : history_) exact_->add_observation(index, value);
+    for (const auto& [point, value] : history_) exact_->add_observation(point.index, value);
     return;
   }
   local_posterior_.emplace(c.features.num_features(),
                            local_.noise_variance / local_.signal_variance);
-  for (const auto& [index, value] : history_)
-    local_posterior_->observe(c.grid_features.row(index).transpose(), value);
+  for (const auto& [point, value] : history_) local_posterior_->observe(features_of(point), value);
 }
 
 Eigen::VectorXd FboAgent::sample_message(RandomStream& rng) const { return posterior_.sample(rng); }

@@ -1,5 +1,6 @@
 #pragma once
-/// One FBO agent's state on a discrete domain: its observations, its feature-space posterior
+/// One FBO agent's state on its search domain (a finite candidate set, or the whole unit box
+/// [0, 1]^d when there are no candidates): its observations, its feature-space posterior
 /// (for the omega_{n,t} it sends), and its own GP for local Thompson sampling, whose
 /// hyperparameters it may refit during the run (engine/fbo/refit.hpp says which parts use the
 /// fitted values). The decisions of each algorithm (which branch, which message) live in
@@ -13,6 +14,7 @@
 
 #include <Eigen/Dense>
 
+#include "engine/acquisition.hpp"
 #include "engine/domain.hpp"
 #include "engine/fbo/refit.hpp"
 #include "engine/gp_exact.hpp"
@@ -30,9 +32,19 @@ enum class LocalSampler { rff, exact };
 LocalSampler parse_local_sampler(const std::string& name);  ///< "rff" or "exact"
 std::string to_string(LocalSampler sampler);
 
+/// A point the agent queries: a candidate (index >= 0, x its row) or a point of the box
+/// (index -1). x is in unit coordinates.
+struct Point {
+  int index = -1;
+  Eigen::VectorXd x;
+};
+
 /// Everything agents share, built once per run and never mutated (shared by pointer).
+/// On a box (no candidates, grid.size() == 0) acquisition maximises sampled functions with
+/// random candidates and local refinement (engine/acquisition.hpp, `acquisition`); on a
+/// candidate set it is exhaustive.
 struct AgentContext {
-  Grid grid;                            ///< candidate points: n_c x d
+  Grid grid;                            ///< candidate points: n_c x d (0 x d: the box)
   RandomFourierFeatures features;       ///< the shared random features
   Eigen::MatrixXd grid_features;        ///< Phi(grid): n_c x M
   Partition partition;                  ///< DE sub-regions
@@ -46,11 +58,18 @@ struct AgentContext {
   /// Hyperparameter refits of the agents' local models (off by default).
   RefitConfig refit;
   std::uint64_t seed = 1;  ///< the run seed, keying the refits' streams
+  BoxMaximizerOptions acquisition;  ///< on a box: random candidates and refinement
 
-  /// Throws std::invalid_argument if a sub-region holds no grid point or refit is invalid.
+  /// Throws std::invalid_argument if a sub-region holds no grid point, refit or acquisition is
+  /// invalid, or the exact local sampler is asked for on a box (it needs candidates).
   AgentContext(Grid grid, RandomFourierFeatures features, Partition partition, double lambda,
                double beta, LocalSampler local_sampler, RefitConfig refit = {},
-               std::uint64_t seed = 1);
+               std::uint64_t seed = 1, BoxMaximizerOptions acquisition = {});
+  /// Whether agents search a finite candidate set (else the whole box).
+  bool discrete() const { return grid.size() > 0; }
+  int dim() const { return features.dim(); }
+  /// Candidate `index` as a point.
+  Point candidate(int index) const { return {index, grid.points.row(index).transpose()}; }
 };
 
 class FboAgent {
@@ -61,17 +80,21 @@ class FboAgent {
   int region() const { return region_; }
   int num_observations() const { return posterior_.num_observations(); }
 
-  /// n_init grid indices drawn uniformly from the agent's sub-region (or the whole grid).
-  std::vector<int> initial_design(int n_init, bool in_region, RandomStream& rng) const;
-  /// Local TS: argmax of one function drawn from the agent's own posterior.
-  int argmax_local_ts(RandomStream& rng) const;
-  /// argmax over the grid of phi(x)'omega.
-  int argmax_omega(const Eigen::Ref<const Eigen::VectorXd>& omega) const;
-  /// argmax over the grid of phi(x)'omega^(i[x]) (DP-FTS-DE Algo 2 line 8). joint: M x P.
-  int argmax_joint(const Eigen::Ref<const Eigen::MatrixXd>& joint) const;
-  /// Records y observed at grid point `index`; when this observation's count is due
-  /// (context.refit.due), refits the local model's hyperparameters from the whole history.
-  void observe(int index, double y);
+  /// n_init points drawn uniformly from the agent's sub-region (or the whole domain): grid
+  /// points, or on a box uniform points of the sub-region's box.
+  std::vector<Point> initial_design(int n_init, bool in_region, RandomStream& rng) const;
+  /// Local TS: argmax of one function drawn from the agent's own posterior (on a box, the
+  /// acquisition's random candidates are drawn from rng after the function).
+  Point argmax_local_ts(RandomStream& rng) const;
+  /// argmax of phi(x)'omega (rng: the box's random candidates; unused on a grid).
+  Point argmax_omega(const Eigen::Ref<const Eigen::VectorXd>& omega, RandomStream& rng) const;
+  /// argmax of phi(x)'omega^(i[x]) (DP-FTS-DE Algo 2 line 8). joint: M x P.
+  Point argmax_joint(const Eigen::Ref<const Eigen::MatrixXd>& joint, RandomStream& rng) const;
+  /// Records y observed at p; when this observation's count is due (context.refit.due),
+  /// refits the local model's hyperparameters from the whole history.
+  void observe(const Point& p, double y);
+  /// observe(candidate `index`).
+  void observe(int index, double y) { observe(context_->candidate(index), y); }
   /// omega_{n,t} ~ N(nu, lambda Sigma^-1), the vector sent to the server: always the shared
   /// model (configured lambda, signal variance 1), never the fitted one.
   Eigen::VectorXd sample_message(RandomStream& rng) const;
@@ -87,11 +110,13 @@ class FboAgent {
   }
   /// The exact GP local TS samples (LocalSampler::exact), else null.
   const ExactGp* exact_gp() const { return exact_ ? &*exact_ : nullptr; }
-  /// (grid index, y) of every observation, in order.
-  const std::vector<std::pair<int, double>>& history() const { return history_; }
+  /// (point, y) of every observation, in order.
+  const std::vector<std::pair<Point, double>>& history() const { return history_; }
 
  private:
   void refit();
+  /// phi(p): the cached row of a candidate, else computed.
+  Eigen::VectorXd features_of(const Point& p) const;
 
   int id_;
   int region_;
@@ -102,7 +127,7 @@ class FboAgent {
   std::optional<FeaturePosterior> local_posterior_;
   GpHyperparameters local_;
   int refits_ = 0;
-  std::vector<std::pair<int, double>> history_;
+  std::vector<std::pair<Point, double>> history_;
 };
 
 }  // namespace fedsim::fbo

@@ -8,8 +8,8 @@
 
 namespace fedsim::fbo {
 
-std::vector<int> initial_design(const FboAgent& agent, int count, bool in_region,
-                                std::uint64_t seed, int id) {
+std::vector<Point> initial_design(const FboAgent& agent, int count, bool in_region,
+                                  std::uint64_t seed, int id) {
   RandomStream rng(seed, streams::agent_init, static_cast<std::uint64_t>(id));
   return agent.initial_design(count, in_region, rng);
 }
@@ -31,19 +31,27 @@ Choice choose_query(const StepSettings& s, const FboAgent& agent, int id, int t,
   throw std::logic_error("choose_query: not an fbo::Algorithm value");
 }
 
-Evaluation evaluate(FboAgent& agent, const FederatedObjective& objective, int id, int iteration,
-                    int index, RandomStream& noise) {
+Query make_query(int id, int iteration, const Point& p) {
   Query q;
   q.agent = id;
   q.iteration = iteration;
-  q.candidate = index;
-  q.x = objective.domain().candidates->points.row(index).transpose();
-  const Answer a = objective.evaluate(q, noise);
+  q.candidate = p.index;
+  q.x = p.x;
+  return q;
+}
+
+Evaluation observe_answer(FboAgent& agent, int id, const Point& p, const Answer& a) {
   if (!std::isfinite(a.y))
-    throw std::runtime_error("objective: agent " + std::to_string(id) + " observed a value that is "
-                             "not finite at candidate " + std::to_string(index));
-  agent.observe(index, a.y);
-  return {a.f, a.y};
+    throw std::runtime_error("objective: agent " + std::to_string(id) +
+                             " observed a value that is not finite" +
+                             (p.index >= 0 ? " at candidate " + std::to_string(p.index) : ""));
+  agent.observe(p, a.y);
+  return {a.f, a.y, a.cost};
+}
+
+Evaluation evaluate(FboAgent& agent, const FederatedObjective& objective, int id, int iteration,
+                    const Point& p, RandomStream& noise) {
+  return observe_answer(agent, id, p, objective.evaluate(make_query(id, iteration, p), noise));
 }
 
 Eigen::VectorXd sample_message(const FboAgent& agent, std::uint64_t seed, int id, int t) {

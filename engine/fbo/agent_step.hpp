@@ -30,27 +30,37 @@ struct ServerInput {
   FtsMessagePool* pool = nullptr;
 };
 
-/// The grid points of agent `id`'s initial design: `count` points, from its own sub-region
-/// when in_region (DE), drawn from the stream (seed, agent.init, id).
-std::vector<int> initial_design(const FboAgent& agent, int count, bool in_region,
-                                std::uint64_t seed, int id);
+/// The points of agent `id`'s initial design: `count` points, from its own sub-region when
+/// in_region (DE), drawn from the stream (seed, agent.init, id).
+std::vector<Point> initial_design(const FboAgent& agent, int count, bool in_region,
+                                  std::uint64_t seed, int id);
 
 /// Iteration t's query of agent `id` (t >= 1), drawn from the stream (seed, agent.choose, id, t).
 Choice choose_query(const StepSettings& s, const FboAgent& agent, int id, int t,
                     const ServerInput& server);
 
-/// One evaluation: agent `id` asks the objective for candidate `index` (its `iteration`; <= 0
-/// in the initial design), with the agent's noise stream (seed, agent.noise, id), and adds
-/// what it observed to its history. When the observation's count is due, the agent refits its
-/// local GP's hyperparameters here (FboAgent::observe, engine/fbo/refit.hpp): the loop and the
-/// actors refit at the same observations, and a checkpoint's replay of the history refits the
-/// same.
+/// What one evaluation gave the agent.
 struct Evaluation {
   std::optional<double> f;  ///< the noise-free value, where the objective knows it
   double y;                 ///< what the agent observed
+  std::optional<double> cost;  ///< compute seconds, where the objective knows them
 };
+
+/// The query agent `id` asks of the objective for point p at `iteration` (<= 0 in the initial
+/// design).
+Query make_query(int id, int iteration, const Point& p);
+
+/// Adds an answer to the agent's history (the y observed at p). When the observation's count
+/// is due, the agent refits its local GP's hyperparameters here (FboAgent::observe,
+/// engine/fbo/refit.hpp): the loop and the actors refit at the same observations, and a
+/// checkpoint's replay of the history refits the same. Throws std::runtime_error if y is not
+/// finite.
+Evaluation observe_answer(FboAgent& agent, int id, const Point& p, const Answer& answer);
+
+/// One evaluation: agent `id` asks the objective for p at `iteration`, with the agent's noise
+/// stream (seed, agent.noise, id), and observes the answer (observe_answer).
 Evaluation evaluate(FboAgent& agent, const FederatedObjective& objective, int id, int iteration,
-                    int index, RandomStream& noise);
+                    const Point& p, RandomStream& noise);
 
 /// The message omega_{id,t} an agent sends after iteration t (t = 0: after the initial
 /// design), drawn from the stream (seed, agent.message, id, t).

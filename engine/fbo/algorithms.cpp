@@ -42,7 +42,7 @@ Choice de_choose(const FboAgent& agent, int t, const Eigen::Ref<const Eigen::Mat
                  PSchedule schedule, bool p1_equals_p2, RandomStream& rng) {
   const double r = rng.uniform();
   if (joint == nullptr || r <= p_local(schedule, t, p1_equals_p2)) return ts_choose(agent, rng);
-  return {agent.argmax_joint(*joint), Branch::federated, -1};
+  return {agent.argmax_joint(*joint, rng), Branch::federated, -1};
 }
 
 void FtsMessagePool::reset(const std::vector<const double*>& messages, int dim, int exclude) {
@@ -102,7 +102,7 @@ Choice fts_choose(const FboAgent& agent, int t, FtsMessagePool& pool, PSchedule 
   if (pool.empty() || r <= p_local(schedule, t, p1_equals_p2)) return ts_choose(agent, rng);
   int source = -1;
   const auto omega = pool.draw(rng, &source);
-  return {agent.argmax_omega(omega), Branch::federated, source};
+  return {agent.argmax_omega(omega, rng), Branch::federated, source};
 }
 
 }  // namespace fedsim::fbo

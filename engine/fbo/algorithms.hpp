@@ -20,7 +20,7 @@ enum class Branch { init, local, federated };
 std::string to_string(Branch branch);
 
 struct Choice {
-  int index = 0;     ///< grid index to query
+  Point point;       ///< the point to query (a candidate's index, or -1 on a box)
   Branch branch = Branch::local;
   int source = -1;   ///< FTS: the agent whose message was used
 };

@@ -25,6 +25,13 @@ StepSettings ReferenceConfig::step_settings() const {
   return {algorithm, p_schedule, p1_equals_p2, seed};
 }
 
+BoxMaximizerOptions ReferenceConfig::acquisition() const {
+  BoxMaximizerOptions o;
+  o.num_random = acquisition_candidates;
+  o.num_refine = acquisition_refine;
+  return o;
+}
+
 double ReferenceConfig::effective_delta() const {
   return delta > 0 ? delta : 1.0 / std::pow(static_cast<double>(agents), 1.1);
 }
@@ -55,7 +62,12 @@ void ReferenceConfig::validate() const {
   require(n_init >= 1, "n_init (initial points per agent) must be >= 1");
   require(features >= 1, "features M must be >= 1");
   require(subregions >= 1, "subregions P must be >= 1");
-  require(subregions <= objective.grid_size, "subregions P must not exceed the grid size");
+  const bool grid = objective.kind == SyntheticConfig::Kind::perturbed ||
+                    objective.kind == SyntheticConfig::Kind::mixture;
+  require(!grid || subregions <= objective.grid_size,
+          "subregions P must not exceed the grid size");
+  require(acquisition_candidates >= 1, "acquisition_candidates must be >= 1");
+  require(acquisition_refine >= 0, "acquisition_refine must be >= 0");
   require(q > 0 && q <= 1, "q must be in (0, 1]");
   require(z > 0 && std::isfinite(z), "z must be a finite number > 0");
   require(clip > 0 && std::isfinite(clip), "clip S must be a finite number > 0");
@@ -81,13 +93,23 @@ void ReferenceConfig::validate() const {
 }
 
 std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& config,
-                                                       const Grid& grid) {
+                                                       const SearchDomain& domain) {
+  const int d = domain.dim();
   const std::uint64_t feature_seed = RandomStream(config.seed, streams::features).key();
   return std::make_shared<const AgentContext>(
-      grid, RandomFourierFeatures(grid.dim(), config.features,
-                                  SeKernel{config.kernel_lengthscale, 1.0}, feature_seed),
-      Partition(Box::unit(grid.dim()), config.effective_regions()), config.lambda, config.beta,
-      config.local_sampler, config.refit, config.seed);
+      domain.candidates ? *domain.candidates : Grid{Eigen::MatrixXd(0, d)},
+      RandomFourierFeatures(d, config.features, SeKernel{config.kernel_lengthscale, 1.0},
+                            feature_seed),
+      Partition(Box::unit(d), config.effective_regions()), config.lambda, config.beta,
+      config.local_sampler, config.refit, config.seed, config.acquisition());
+}
+
+std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& config,
+                                                       const Grid& candidates) {
+  SearchDomain domain;
+  domain.box = Box::unit(candidates.dim());
+  domain.candidates = std::make_shared<const Grid>(candidates);
+  return make_agent_context(config, domain);
 }
 
 std::vector<int> assign_regions(int agents, int regions) {
@@ -112,9 +134,8 @@ ReferenceResult run_reference(const ReferenceConfig& config, const FederatedObje
   const int N = config.agents, T = config.iterations, P = config.effective_regions();
   const int learners = config.learners();  // agents 0..learners-1 optimise; the rest are peers
   check_fbo_objective(objective, N);
-  const Grid& grid = *objective.domain().candidates;
-
-  const auto context = make_agent_context(config, grid);
+  const SearchDomain& domain = objective.domain();
+  const auto context = make_agent_context(config, domain);
   const std::vector<int> assignment = assign_regions(N, P);
   std::vector<FboAgent> agents;
   agents.reserve(N);
@@ -125,6 +146,7 @@ ReferenceResult run_reference(const ReferenceConfig& config, const FederatedObje
   result.observations.reserve(static_cast<size_t>(learners) * (config.n_init + T));
   result.mean_simple_regret.assign(T + 1, 0.0);
   std::vector<double> best(N, -std::numeric_limits<double>::infinity());
+  std::vector<double> best_y(N, -std::numeric_limits<double>::infinity());
   std::vector<RandomStream> noise;
   noise.reserve(N);
   for (int n = 0; n < N; ++n) noise.emplace_back(config.seed, streams::agent_noise, n);
@@ -132,13 +154,14 @@ ReferenceResult run_reference(const ReferenceConfig& config, const FederatedObje
   constexpr double absent = std::numeric_limits<double>::quiet_NaN();
 
   auto query = [&](int n, int iteration, const Choice& c) {
-    const Evaluation e = evaluate(agents[n], objective, n, iteration, c.index, noise[n]);
+    const Evaluation e = evaluate(agents[n], objective, n, iteration, c.point, noise[n]);
     const double f = e.f.value_or(absent);
     // Once an f is unknown the best is too: no regret without every f (NaN stays NaN).
     best[n] = std::isnan(f) || std::isnan(best[n]) ? absent : std::max(best[n], f);
+    best_y[n] = std::max(best_y[n], e.y);
     const double regret = objective.optimum(n).value_or(absent) - best[n];
-    result.observations.push_back(
-        {n, iteration, c.index, grid.points(c.index, 0), e.y, f, regret, c.branch, c.source});
+    result.observations.push_back({n, iteration, c.point.index, domain.to_bounds(c.point.x), e.y,
+                                   f, regret, best_y[n], c.branch, c.source});
     if (iteration >= 0) result.mean_simple_regret[iteration] += regret / learners;
   };
 
@@ -217,6 +240,7 @@ ReferenceResult run_reference(const ReferenceConfig& config, const FederatedObje
   }
 
   result.final_simple_regret = result.mean_simple_regret[T];
+  for (int n = 0; n < learners; ++n) result.mean_best_observed += best_y[n] / learners;
   if (accountant) result.epsilon = accountant->epsilon(result.delta);
   return result;
 }

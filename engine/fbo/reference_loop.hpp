@@ -1,6 +1,6 @@
 #pragma once
 /// A plain synchronous reference loop (no actors): N agents x T iterations of TS, FTS, FTS-DE,
-/// DP-FTS or DP-FTS-DE on the synthetic objective, with every random draw taken from a stream
+/// DP-FTS or DP-FTS-DE on the synthetic objective or a given one (a candidate set or a box), with every random draw taken from a stream
 /// keyed by (seed, purpose, agent, iteration). The baseline every actor run is compared to.
 #include <cstdint>
 #include <memory>
@@ -44,6 +44,11 @@ struct ReferenceConfig {
   LocalSampler local_sampler = LocalSampler::rff;
   /// Refits of each agent's local GP hyperparameters (engine/fbo/refit.hpp); off by default.
   RefitConfig refit;
+  /// On a box domain: uniform random candidates scored per maximisation (per sub-region for
+  /// DE's reconstructed function) and how many of the best are refined with bounded L-BFGS
+  /// (NLopt). Unused on a candidate set, where the maximisation is exhaustive.
+  int acquisition_candidates = 1000;
+  int acquisition_refine = 5;
   std::string accountant = "moments";
   double delta = 0.0;         ///< 0: the paper's 1 / N^1.1
   std::uint64_t seed = 1;
@@ -58,6 +63,7 @@ struct ReferenceConfig {
   double effective_delta() const;
   DeServerConfig server_config() const;
   StepSettings step_settings() const;  ///< what fbo::choose_query needs
+  BoxMaximizerOptions acquisition() const;  ///< acquisition_candidates and _refine
   /// Throws std::invalid_argument naming the parameter and the allowed values.
   void validate() const;
 };
@@ -65,11 +71,12 @@ struct ReferenceConfig {
 struct ObservationRecord {
   int agent;
   int iteration;  ///< initial design: -n_init+1 .. 0; then 1 .. T
-  int index;      ///< grid index queried
-  double x;       ///< its coordinate (the synthetic domain is 1-D)
+  int index;      ///< candidate queried, or -1 on a box
+  Eigen::VectorXd x;  ///< the point, every coordinate, in the objective's own coordinates
   double y;       ///< noisy observation
-  double f;       ///< true value
-  double simple_regret;
+  double f;       ///< true value (NaN: not known)
+  double simple_regret;  ///< NaN without every f and the optimum
+  double best_y;  ///< the largest y the agent has observed so far (needs no optimum)
   Branch branch;
   int source;     ///< FTS: the agent whose message chose x, else -1
 };
@@ -90,12 +97,18 @@ struct ReferenceResult {
   double final_simple_regret = 0.0;
   /// Mean over the learners of simple regret at each iteration 0..T (index = iteration).
   std::vector<double> mean_simple_regret;
+  /// Mean over the learners of the largest y each observed (its best observed value).
+  double mean_best_observed = 0.0;
 };
 
-/// The agents' shared context for a run: the grid, the random features keyed by the seed,
-/// DE's partition into effective_regions() sub-regions. Actor runs build theirs the same way.
+/// The agents' shared context for a run: the domain's candidates (or the box), the random
+/// features keyed by the seed, DE's partition of the unit box into effective_regions()
+/// sub-regions. Actor runs build theirs the same way.
 std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& config,
-                                                       const Grid& grid);
+                                                       const SearchDomain& domain);
+/// The same for a candidate set in the unit box.
+std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& config,
+                                                       const Grid& candidates);
 /// The sub-region each agent explores: agent n explores n mod P (about N / P per sub-region).
 std::vector<int> assign_regions(int agents, int regions);
 
@@ -106,8 +119,8 @@ ReferenceResult run_reference(const ReferenceConfig& config);
 /// peers, the target's function is the unperturbed base), observed with config's noise.
 std::shared_ptr<const FederatedObjective> make_synthetic_objective(const ReferenceConfig& config);
 
-/// Runs the loop on a given objective (check_fbo_objective: a candidate set in the unit box,
-/// a function for every agent). Where the objective gives no noise-free value or optimum, the
+/// Runs the loop on a given objective (check_fbo_objective: a candidate set in the unit box or
+/// the box itself, a function for every agent). Where the objective gives no noise-free value or optimum, the
 /// records' f and simple_regret are NaN.
 ReferenceResult run_reference(const ReferenceConfig& config, const FederatedObjective& objective);
 

@@ -12,9 +12,9 @@
 ///    an objective that simulates observation noise draws it there, a real black box ignores it.
 ///  - Regret needs the noise-free value `f` of every answer and the optimum of the agent's
 ///    function; without them observations.csv leaves f and simple_regret empty.
-/// Today the FBO family searches a finite candidate set (domain().candidates; the papers' 1-D
-/// grid, or any set of points in the unit box); box domains without candidates follow
-/// (issue 11 item 2).
+/// The FBO family searches a finite candidate set (domain().candidates; the papers' 1-D grid,
+/// or any set of points in the unit box) exhaustively, or, without candidates, the whole unit
+/// box by random candidates and local refinement (engine/acquisition.hpp).
 #include <functional>
 #include <limits>
 #include <memory>
@@ -97,8 +97,8 @@ class FederatedObjective {
   virtual const AsyncEvaluator* async() const { return nullptr; }
 };
 
-/// Checks what the FBO family needs of an objective for `agents` agents: enough functions, a
-/// finite candidate set of points in a unit box. Throws std::invalid_argument saying what is
+/// Checks what the FBO family needs of an objective for `agents` agents: enough functions, the
+/// unit box (with valid bounds, if any), and candidates, if any, inside it. Throws std::invalid_argument saying what is
 /// missing.
 void check_fbo_objective(const FederatedObjective& objective, int agents);
 

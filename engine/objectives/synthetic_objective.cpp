@@ -12,15 +12,22 @@ void check_fbo_objective(const FederatedObjective& objective, int agents) {
     throw std::invalid_argument("objective: has functions for " +
                                 std::to_string(objective.agents()) + " agents, the run has " +
                                 std::to_string(agents));
-  if (!d.candidates || d.candidates->size() < 1)
-    throw std::invalid_argument(
-        "objective: the FBO family needs a finite candidate set (SearchDomain::candidates); "
-        "box domains without candidates are not supported yet");
-  if (d.candidates->dim() != d.dim() || d.dim() < 1)
-    throw std::invalid_argument("objective: the candidates' dimension differs from the box's");
+  if (d.dim() < 1) throw std::invalid_argument("objective: the search box has no dimension");
   const Box unit = Box::unit(d.dim());
-  if (!d.box.lower.isApprox(unit.lower) || !d.box.upper.isApprox(unit.upper))
-    throw std::invalid_argument("objective: the search box must be [0, 1]^d (rescale the inputs)");
+  if (d.box.lower.size() != d.box.upper.size() || !d.box.lower.isApprox(unit.lower) ||
+      !d.box.upper.isApprox(unit.upper))
+    throw std::invalid_argument("objective: the search box must be [0, 1]^d (rescale the "
+                                "inputs; SearchDomain::bounds gives the objective's own box)");
+  if (d.bounds) {
+    if (d.bounds->dim() != d.dim())
+      throw std::invalid_argument("objective: the bounds' dimension differs from the box's");
+    d.bounds->validate();
+  }
+  if (!d.candidates) return;  // the whole box
+  if (d.candidates->size() < 1)
+    throw std::invalid_argument("objective: an empty candidate set (null candidates: the box)");
+  if (d.candidates->dim() != d.dim())
+    throw std::invalid_argument("objective: the candidates' dimension differs from the box's");
   for (int i = 0; i < d.candidates->size(); ++i)
     if (!unit.contains(d.candidates->points.row(i).transpose()))
       throw std::invalid_argument("objective: candidate " + std::to_string(i) +

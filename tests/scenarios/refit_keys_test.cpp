@@ -51,10 +51,12 @@ std::string g(double v) {
 /// The reference loop's records in the recorder's CSV layout, without the time column.
 std::vector<std::string> reference_rows(const fbo::ReferenceResult& r) {
   std::vector<std::string> rows;
-  for (const auto& o : r.observations)
-    rows.push_back(std::to_string(o.agent) + "," + std::to_string(o.iteration) + "," + g(o.x) +
-                   "," + g(o.y) + "," + g(o.f) + "," + g(o.simple_regret) + "," +
-                   fbo::to_string(o.branch) + "," + std::to_string(o.source));
+  for (const auto& o : r.observations) {
+    std::string row = std::to_string(o.agent) + "," + std::to_string(o.iteration);
+    for (int j = 0; j < o.x.size(); ++j) row += "," + g(o.x(j));
+    rows.push_back(row + "," + g(o.y) + "," + g(o.f) + "," + g(o.simple_regret) + "," +
+                   g(o.best_y) + "," + fbo::to_string(o.branch) + "," + std::to_string(o.source));
+  }
   std::sort(rows.begin(), rows.end());
   return rows;
 }

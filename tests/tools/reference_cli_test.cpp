@@ -27,7 +27,7 @@ TEST_CASE("fedsim reference is an alias of fedsim run --driver loop on the scena
                               " --driver loop --out " + dir.string();
   CHECK(r.output.find("fedsim reference is an alias of: " + command + "\n") != std::string::npos);
   const std::string csv = slurp(dir / "observations.csv");
-  CHECK(csv.rfind("agent,iteration,time,x,y,f,simple_regret,branch,source\n", 0) == 0);
+  CHECK(csv.rfind("agent,iteration,time,x0,y,f,simple_regret,best_y,branch,source\n", 0) == 0);
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 6 * (3 + 5));
   CHECK(slurp(dir / "rounds.csv").rfind("round,time,participants,selected,late", 0) == 0);
   const auto summary = nlohmann::json::parse(slurp(dir / "summary.json"));

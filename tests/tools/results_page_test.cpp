@@ -112,13 +112,13 @@ TEST_CASE("results_page.py --study-metrics finds the first time the agents' mean
   write(sweep / "sweep_runs.csv", "policy.kind,seed,folder\nsync,1,a\nasync,1,b\n");
   write(sweep / "a" / "summary.json", summary);
   write(sweep / "b" / "summary.json", summary);
-  const std::string header = "agent,iteration,time,x,y,f,simple_regret,branch,source\n";
+  const std::string header = "agent,iteration,time,x0,y,f,simple_regret,best_y,branch,source\n";
   write(sweep / "a" / "observations.csv",
-        header + "0,0,1.0,0,0,0,0.5,init,-1\n0,1,1.0,0,0,0,0.3,local,-1\n"
-                 "1,0,2.0,0,0,0,0.2,init,-1\n0,2,3.0,0,0,0,0.05,local,-1\n"
-                 "1,1,4.0,0,0,0,0.01,local,-1\n");
+        header + "0,0,1.0,0,0,0,0.5,0,init,-1\n0,1,1.0,0,0,0,0.3,0,local,-1\n"
+                 "1,0,2.0,0,0,0,0.2,0,init,-1\n0,2,3.0,0,0,0,0.05,0,local,-1\n"
+                 "1,1,4.0,0,0,0,0.01,0,local,-1\n");
   write(sweep / "b" / "observations.csv",
-        header + "0,0,1.0,0,0,0,0.5,init,-1\n1,0,1.0,0,0,0,0.4,init,-1\n");
+        header + "0,0,1.0,0,0,0,0.5,0,init,-1\n1,0,1.0,0,0,0,0.4,0,init,-1\n");
   for (const auto& [threshold, expected] :
        std::vector<std::pair<std::string, std::string>>{{"0.1", "4.0"}, {"0.2", "3.0"},
                                                         {"0.26", "2.0"}}) {

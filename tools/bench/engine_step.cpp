@@ -32,13 +32,13 @@ double time_agent_step(int M, LocalSampler sampler, int iterations) {
   const auto context = make_context(M, sampler);
   FboAgent agent(0, 0, context);
   RandomStream init(1, "init");
-  for (int idx : agent.initial_design(10, true, init)) agent.observe(idx, 0.5);
+  for (const Point& p : agent.initial_design(10, true, init)) agent.observe(p, 0.5);
   const auto start = Clock::now();
   double sink = 0;
   for (int t = 1; t <= iterations; ++t) {
     RandomStream rng(1, "step", 0, t);
     const Choice c = ts_choose(agent, rng);
-    agent.observe(c.index, 0.1 * (c.index % 7));
+    agent.observe(c.point, 0.1 * (c.point.index % 7));
     sink += agent.sample_message(rng)(0);
   }
   const double s = seconds_since(start) / iterations;

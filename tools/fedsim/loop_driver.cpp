@@ -56,12 +56,26 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 /// fbo::run_reference, recorded as the actors record it (time 0).
 DriverResult run_fbo_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
   const fbo::ReferenceConfig algo = scenario::reference_config(config);
-  const fbo::ReferenceResult r = fbo::run_reference(algo);
+  const auto objective = fbo::make_synthetic_objective(algo);
+  const fbo::ReferenceResult r = fbo::run_reference(algo, *objective);
+  const int dimension = objective->dimension();
   std::vector<actors::observation_event> observations;
   observations.reserve(r.observations.size());
-  for (const auto& o : r.observations)
-    observations.push_back({o.agent, o.iteration, o.index, 0.0, o.x, o.y, o.f, o.simple_regret,
-                            static_cast<std::int32_t>(o.branch), o.source});
+  for (const auto& o : r.observations) {
+    actors::observation_event e;
+    e.agent = o.agent;
+    e.iteration = o.iteration;
+    e.index = o.index;
+    e.x.assign(o.x.data(), o.x.data() + o.x.size());
+    e.y = o.y;
+    e.f = o.f;
+    e.simple_regret = o.simple_regret;
+    e.best_y = o.best_y;
+    e.branch = static_cast<std::int32_t>(o.branch);
+    e.source = o.source;
+    e.wall_seconds = std::numeric_limits<double>::quiet_NaN();  // the loop measures none
+    observations.push_back(std::move(e));
+  }
   // Every row in memory (the loop holds them all anyway): no spill.
   actors::ObservationRows rows(observations.size() + 1, actors::ObservationOrder{});
   for (const auto& o : observations) rows.push(o);
@@ -77,6 +91,7 @@ DriverResult run_fbo_loop(const ScenarioConfig& config, const std::filesystem::p
       actors::mean_regret_curve(observations, algo.learners(), algo.iterations);
   result.mean_simple_regret = std::move(curve.mean);
   result.agents_without_observations = curve.without_observations;
+  result.mean_best_observed = curve.mean_best_observed;
   if (!result.mean_simple_regret.empty())
     result.final_simple_regret = result.mean_simple_regret.back();
   if (algo.is_private()) {
@@ -84,7 +99,7 @@ DriverResult run_fbo_loop(const ScenarioConfig& config, const std::filesystem::p
     result.releases = static_cast<std::int64_t>(r.rounds.size());
   }
   result.delta = algo.effective_delta();
-  actors::write_observations((dir / "observations.csv").string(), rows);
+  actors::write_observations((dir / "observations.csv").string(), rows, dimension);
   actors::write_rounds((dir / "rounds.csv").string(), rounds);
   return {result, std::nullopt};
 }

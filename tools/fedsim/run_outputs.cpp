@@ -1,5 +1,6 @@
 #include "tools/fedsim/run_outputs.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -79,6 +80,11 @@ nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResul
   s["mean_final_simple_regret"] = r.mean_simple_regret.empty() ? nlohmann::json(nullptr)
                                                                : nlohmann::json(r.final_simple_regret);
   s["mean_simple_regret_by_iteration"] = r.mean_simple_regret;
+  // Needs no known optimum: the mean over the learners of the best y each observed.
+  s["mean_best_observed"] = std::isnan(r.mean_best_observed)
+                                ? nlohmann::json(nullptr)
+                                : nlohmann::json(r.mean_best_observed);
+  s["failed_evaluations"] = r.failed_evaluations;
   s["agents_without_observations"] = r.agents_without_observations;
   s["private_releases"] = r.releases;
   return s;

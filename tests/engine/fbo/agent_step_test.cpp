@@ -42,11 +42,11 @@ TEST_CASE("an agent step draws from its keyed streams only: the same inputs give
   FboAgent a(1, 1, context), b(1, 1, context);
   RandomStream noise_a(c.seed, "agent.noise", 1), noise_b(c.seed, "agent.noise", 1);
   const SyntheticObjective objective(objectives, 0.1);
-  for (int idx : initial_design(a, 5, true, c.seed, 1)) {
-    const Evaluation ea = evaluate(a, objective, 1, 0, idx, noise_a);
-    const Evaluation eb = evaluate(b, objective, 1, 0, idx, noise_b);
+  for (const Point& p : initial_design(a, 5, true, c.seed, 1)) {
+    const Evaluation ea = evaluate(a, objective, 1, 0, p, noise_a);
+    const Evaluation eb = evaluate(b, objective, 1, 0, p, noise_b);
     CHECK(ea.y == eb.y);
-    CHECK(ea.f == objectives[1]->value_at(idx));
+    CHECK(ea.f == objectives[1]->value_at(p.index));
   }
   const Eigen::VectorXd m = sample_message(a, c.seed, 1, 0);
   CHECK(m.size() == c.features);
@@ -60,7 +60,7 @@ TEST_CASE("an agent step draws from its keyed streams only: the same inputs give
   for (int t = 1; t <= 5; ++t) {
     const Choice ca = choose_query(s, a, 1, t, input);
     const Choice cb = choose_query(s, b, 1, t, input);
-    CHECK(ca.index == cb.index);
+    CHECK(ca.point.index == cb.point.index);
     CHECK(ca.branch == cb.branch);
   }
   // Without a broadcast (nothing released yet, or the budget refused), DE's rule is local TS.

@@ -59,7 +59,7 @@ TEST_CASE("records cover every agent and iteration, regret is consistent", "[fbo
     if (o.iteration <= 0) {
       CHECK(o.branch == Branch::init);
       // DE: initial points come from the agent's own sub-region (agent n explores n mod P).
-      CHECK(partition.region_of(Eigen::VectorXd::Constant(1, o.x)) == o.agent % c.subregions);
+      CHECK(partition.region_of(o.x) == o.agent % c.subregions);
     } else {
       CHECK(o.branch != Branch::init);
     }

@@ -200,7 +200,7 @@ TEST_CASE("an agent refits every k observations; only local TS uses the fitted v
   Eigen::MatrixXd phi(13, 30);
   Eigen::VectorXd y(13);
   for (int s = 0; s < 13; ++s) {
-    phi.row(s) = plain->grid_features.row(b.history()[s].first);
+    phi.row(s) = plain->grid_features.row(b.history()[s].first.index);
     y(s) = b.history()[s].second;
   }
   const Eigen::MatrixXd sigma =
@@ -217,7 +217,7 @@ TEST_CASE("an agent refits every k observations; only local TS uses the fitted v
   int differ = 0;
   for (int t = 1; t <= 20; ++t) {
     RandomStream ra(5, "agent.choose", 3, t), rb(5, "agent.choose", 3, t);
-    differ += a.argmax_local_ts(ra) != b.argmax_local_ts(rb);
+    differ += a.argmax_local_ts(ra).index != b.argmax_local_ts(rb).index;
   }
   CHECK(differ > 0);
 }
@@ -249,7 +249,7 @@ TEST_CASE("exact local sampler: every hyperparameter is refitted and sampled wit
   CHECK(b.exact_gp()->lambda() == h.noise_variance);
   CHECK(b.exact_gp()->num_observations() == 40);
   RandomStream rng(3, "test.sample");
-  const int k = b.argmax_local_ts(rng);
+  const int k = b.argmax_local_ts(rng).index;
   CHECK(k >= 0);
   CHECK(k < fitted->grid.size());
 }
@@ -268,16 +268,16 @@ TEST_CASE("refits are deterministic: the same history refits the same, bit for b
       a.observe(index, values(index));
     }
     FboAgent replay(2, 0, context);  // a checkpoint's resume: the history observed again
-    for (const auto& [index, y] : a.history()) replay.observe(index, y);
+    for (const auto& [point, y] : a.history()) replay.observe(point, y);
     CHECK(replay.refits() == a.refits());
     CHECK(replay.local_hyperparameters().to_log() == a.local_hyperparameters().to_log());
     for (int t = 1; t <= 5; ++t) {
       RandomStream ra(9, "agent.choose", 2, t), rb(9, "agent.choose", 2, t);
-      CHECK(a.argmax_local_ts(ra) == replay.argmax_local_ts(rb));
+      CHECK(a.argmax_local_ts(ra).index == replay.argmax_local_ts(rb).index);
     }
     // Another agent id draws other restarts (its own stream), from the same data.
     FboAgent other(5, 0, context);
-    for (const auto& [index, y] : a.history()) other.observe(index, y);
+    for (const auto& [point, y] : a.history()) other.observe(point, y);
     CHECK(other.refits() == a.refits());
   }
 }
@@ -325,7 +325,7 @@ TEST_CASE("refit: degenerate histories fit within the bounds without throwing", 
       CHECK(h.noise_variance <= c.noise_max);
       CHECK(std::isfinite(h.signal_variance));
       RandomStream rng(1, "test.sample");
-      CHECK(a.argmax_local_ts(rng) >= 0);
+      CHECK(a.argmax_local_ts(rng).index >= 0);
     };
     FboAgent same_point(0, 0, context);  // TS re-querying one argmax: repeated rows of X
     for (int s = 0; s < 12; ++s) same_point.observe(7, 0.3 + 0.01 * (s % 3));
