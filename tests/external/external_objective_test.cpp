@@ -3,10 +3,14 @@
 // EvaluationOutcome, the synchronous path of the loop driver, and a destructor that never hangs.
 #include "external/external_objective.hpp"
 
+#include <signal.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cmath>
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
 #include <condition_variable>
 #include <filesystem>
 #include <fstream>
@@ -307,4 +311,61 @@ TEST_CASE("settings_of: a scenario's [world.objective] as the evaluator's settin
     c.kind = k;
     CHECK_THROWS_AS(settings_of(c, "x"), std::invalid_argument);
   }
+}
+
+namespace {
+
+/// examples/objectives/quadratic_service.py on a free port, stopped when destroyed.
+class QuadraticService {
+ public:
+  QuadraticService() {
+    const std::string cmd = "echo $$; exec " + python3() + " " +
+                            (examples / "quadratic_service.py").string() + " --port 0";
+    pipe_ = ::popen(cmd.c_str(), "r");
+    REQUIRE(pipe_);
+    char line[64];
+    REQUIRE(std::fgets(line, sizeof line, pipe_));
+    pid_ = std::atoi(line);
+    REQUIRE(std::fgets(line, sizeof line, pipe_));  // the port, once it listens
+    port_ = std::atoi(line);
+  }
+  ~QuadraticService() {
+    if (pid_ > 0) ::kill(pid_, SIGTERM);
+    if (pipe_) ::pclose(pipe_);
+  }
+  int port() const { return port_; }
+
+ private:
+  FILE* pipe_ = nullptr;
+  int pid_ = 0;
+  int port_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("quadratic_service.py over tcp answers exactly what quadratic.py answers",
+          "[external][objective]") {
+  const QuadraticService service;
+  REQUIRE(service.port() > 0);
+  Settings tcp;
+  tcp.kind = WorkerKind::tcp;
+  tcp.address = "127.0.0.1:" + std::to_string(service.port());
+  tcp.workers = 3;
+  tcp.timeout = 10;
+  Settings cmd = command(examples / "quadratic.py");
+  cmd.workers = 2;
+  const ExternalObjective by_tcp(tcp, box({-1, -1}, {1, 1}));
+  const ExternalObjective by_command(cmd, box({-1, -1}, {1, 1}));
+  std::vector<Query> queries;
+  for (int k = 0; k < 12; ++k)
+    queries.push_back(query(k % 5, k - 3, Eigen::Vector2d(0.05 * k, 1.0 - 0.07 * k)));
+  const auto a = submit_all(by_tcp, queries), b = submit_all(by_command, queries);
+  for (std::size_t k = 0; k < queries.size(); ++k) {
+    INFO(k);
+    REQUIRE(a[k].answer.has_value());
+    REQUIRE(b[k].answer.has_value());
+    CHECK(a[k].answer->y == b[k].answer->y);
+    CHECK(a[k].answer->f == b[k].answer->f);
+  }
+  CHECK(a[0].answer->y != a[1].answer->y);
 }
