@@ -14,6 +14,7 @@
 #include "actors/policy/liveness.hpp"
 #include "actors/policy/registry.hpp"
 #include "actors/server.hpp"
+#include "actors/world_objective.hpp"
 
 namespace fedsim::actors {
 
@@ -294,9 +295,9 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   const bool is_private = algo.is_private();
 
   // Engine objects, built once and shared read-only by every agent.
-  // The embedding program's objective, or the scenario's synthetic one.
+  // The embedding program's objective, or the scenario's (actors/world_objective.hpp).
   const std::shared_ptr<const FederatedObjective> objective =
-      options.objective ? options.objective : fbo::make_synthetic_objective(algo);
+      options.objective ? options.objective : make_world_objective(config, options.out_dir);
   check_fbo_objective(*objective, N);
   const auto context = fbo::make_agent_context(algo, objective->domain());
   const NetworkPlan plan = make_network_plan(config);

@@ -110,7 +110,18 @@ const NameTable<PolicyConfig::Staleness>& names(PolicyConfig::Staleness) {
 
 const NameTable<SyntheticConfig::Kind>& names(SyntheticConfig::Kind) {
   using K = SyntheticConfig::Kind;
-  static const NameTable<K> t = {{K::perturbed, "perturbed"}, {K::mixture, "mixture"}};
+  // The box kinds' names are make_test_function's (actors/world_objective.cpp passes them).
+  static const NameTable<K> t = {{K::perturbed, "perturbed"}, {K::mixture, "mixture"},
+                                 {K::branin, "branin"},       {K::hartmann3, "hartmann3"},
+                                 {K::hartmann6, "hartmann6"}, {K::ackley, "ackley"},
+                                 {K::command, "command"},     {K::tcp, "tcp"}};
+  return t;
+}
+
+const NameTable<SyntheticConfig::OnFailure>& names(SyntheticConfig::OnFailure) {
+  // external::on_failure_name's names (tests/actors/world_objective_test.cpp checks them).
+  using F = SyntheticConfig::OnFailure;
+  static const NameTable<F> t = {{F::skip, "skip"}, {F::retry, "retry"}, {F::abort, "abort"}};
   return t;
 }
 

@@ -186,6 +186,7 @@ const NameTable<Distribution::Kind>& names(Distribution::Kind);
 const NameTable<PolicyConfig::Kind>& names(PolicyConfig::Kind);
 const NameTable<PolicyConfig::Staleness>& names(PolicyConfig::Staleness);
 const NameTable<SyntheticConfig::Kind>& names(SyntheticConfig::Kind);
+const NameTable<SyntheticConfig::OnFailure>& names(SyntheticConfig::OnFailure);
 const NameTable<fbo::Algorithm>& names(fbo::Algorithm);
 const NameTable<fbo::PSchedule>& names(fbo::PSchedule);
 const NameTable<fbo::TemperatureSchedule>& names(fbo::TemperatureSchedule);

@@ -24,3 +24,9 @@ install(FILES "${PROJECT_BINARY_DIR}/fedsimConfig.cmake"
               "${PROJECT_BINARY_DIR}/fedsimConfigVersion.cmake"
               "${PROJECT_SOURCE_DIR}/cmake/FindCAF.cmake"
         DESTINATION "${FEDSIM_INSTALL_CMAKEDIR}")
+
+# The example external objectives (docs/external-objectives.md), next to the scenarios that
+# start them: share/fedsim/scenarios/objectives/command-quadratic.toml names
+# ../../examples/objectives/quadratic.py, which is share/fedsim/examples/objectives/ here.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/examples/objectives"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/fedsim/examples" USE_SOURCE_PERMISSIONS)

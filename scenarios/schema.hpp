@@ -152,7 +152,11 @@ struct Value<std::vector<T>> {
     for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + Value<T>::text(v[i]);
     return out + "]";
   }
-  static std::string plural() { return std::is_same_v<T, int> ? "integers" : "strings"; }
+  static std::string plural() {
+    if constexpr (std::is_same_v<T, int>) return "integers";
+    if constexpr (std::is_same_v<T, double>) return "numbers";
+    return "strings";
+  }
 };
 
 /// An enum: a string from its name table (actors/run_config.hpp).

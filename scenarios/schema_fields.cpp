@@ -12,6 +12,7 @@
 #include "actors/network_keys.hpp"
 #include "actors/policy/keys.hpp"
 #include "actors/policy/registry.hpp"
+#include "external/settings.hpp"
 #include "scenarios/limits.hpp"
 #include "scenarios/schema.hpp"
 
@@ -329,20 +330,198 @@ Field<S> objective_kind(Own S::*m, std::string doc) {
   return f;
 }
 
+using ObjectiveKind = SyntheticConfig::Kind;
+const std::vector<ObjectiveKind> grid_kinds = {ObjectiveKind::perturbed, ObjectiveKind::mixture};
+const std::vector<ObjectiveKind> box_kinds = {ObjectiveKind::branin, ObjectiveKind::hartmann3,
+                                              ObjectiveKind::hartmann6, ObjectiveKind::ackley};
+const std::vector<ObjectiveKind> external_kinds = {ObjectiveKind::command, ObjectiveKind::tcp};
+
+std::vector<ObjectiveKind> operator+(std::vector<ObjectiveKind> a,
+                                     const std::vector<ObjectiveKind>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+bool is_one_of(ObjectiveKind k, const std::vector<ObjectiveKind>& kinds) {
+  return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
+}
+
+/// A [world.objective] key that only these kinds read. Under another kind it has no effect:
+/// given in a file it is a warning ("has no effect: used by world.objective.kind = ..."), and
+/// config.resolved.toml leaves it out (so a grid kind resolves to the same text as before the
+/// other kinds existed).
+Field<SyntheticConfig> for_kinds(Field<SyntheticConfig> f, std::vector<ObjectiveKind> kinds) {
+  f.when([kinds](const ScenarioConfig& c) -> std::string {
+    if (is_one_of(c.world.objective.kind, kinds)) return "";
+    std::vector<std::string> names;
+    for (ObjectiveKind k : kinds) names.push_back(name_of(k));
+    return "used by world.objective.kind = " + join(names) + ", not " +
+           name_of(c.world.objective.kind);
+  });
+  f.text = [text = f.text, kinds](const SyntheticConfig& o, Context& c) {
+    return is_one_of(o.kind, kinds) ? text(o, c) : "";
+  };
+  return f;
+}
+
+std::string kind_text(ObjectiveKind k) { return "world.objective.kind = \"" + name_of(k) + "\""; }
+
+/// dimension: 0 (absent) is the kind's own; written as the dimension in use.
+Field<SyntheticConfig> dimension_field() {
+  const int most = SyntheticConfig::max_dimension;
+  Field<SyntheticConfig> f = value(
+      "dimension", &SyntheticConfig::dimension,
+      Rule<int>{"must be an integer in 1.." + std::to_string(most),
+                [most](int v) { return v >= 0 && v <= most; }, "1.." + std::to_string(most)},
+      "d: ackley any (absent: 2); command, tcp: required; branin 2, hartmann3 3, hartmann6 6 "
+      "(absent or that)");
+  f.defaults("absent");
+  f.also([](const SyntheticConfig& o, const std::string& key, Context&) {
+    if (o.is_external() && o.dimension == 0)
+      fail(key, "required with " + kind_text(o.kind) + " (the number of coordinates of x, 1.." +
+                    std::to_string(SyntheticConfig::max_dimension) + ")");
+    if (o.is_box() && o.kind != ObjectiveKind::ackley && o.dimension != 0 &&
+        o.dimension != o.effective_dimension())
+      fail(key, name_of(o.kind) + " is " + std::to_string(o.effective_dimension()) +
+                    "-dimensional: leave it out or give " +
+                    std::to_string(o.effective_dimension()) + ", got " +
+                    std::to_string(o.dimension));
+  });
+  f = for_kinds(std::move(f), box_kinds + external_kinds);
+  f.text = [](const SyntheticConfig& o, Context&) -> std::string {
+    if (o.kind != ObjectiveKind::ackley && !o.is_external()) return "";  // fixed by the kind
+    return std::to_string(o.effective_dimension());
+  };
+  return f;
+}
+
+/// command: the argv; an element starting with "./" or "../" is a path relative to the scenario
+/// file's folder (to the current folder from --set), stored absolute like every path key.
+Field<SyntheticConfig> command_field() {
+  Field<SyntheticConfig> f =
+      value("command", &SyntheticConfig::command, any<std::vector<std::string>>(),
+            "the worker's program and arguments (argv[0] looked up in PATH); elements starting "
+            "with ./ or ../ are relative to the scenario file's folder");
+  f.allowed = "non-empty";
+  f.read = [](const toml::node& n, SyntheticConfig& o, const std::string& key, Context& ctx) {
+    o.command = Value<std::vector<std::string>>::read(n, key);
+    const std::filesystem::path base =
+        ctx.from_command.count(key) ? std::filesystem::current_path() : ctx.file_folder;
+    for (std::string& arg : o.command)
+      if (arg.rfind("./", 0) == 0 || arg.rfind("../", 0) == 0)
+        arg = std::filesystem::absolute(base / arg).lexically_normal().string();
+  };
+  f.also([](const SyntheticConfig& o, const std::string& key, Context&) {
+    if (o.kind == ObjectiveKind::command && (o.command.empty() || o.command.front().empty()))
+      fail(key, "required with " + kind_text(o.kind) +
+                    ": a non-empty list of strings, the program and its arguments");
+  });
+  return for_kinds(std::move(f), {ObjectiveKind::command});
+}
+
+Field<SyntheticConfig> address_field() {
+  Field<SyntheticConfig> f =
+      value("address", &SyntheticConfig::address, any<std::string>(),
+            "the evaluation service, \"HOST:PORT\" with HOST an IP literal (127.0.0.1, [::1])");
+  f.allowed = "HOST:PORT";
+  // The syntax is external::parse_address's, the one the evaluator connects with.
+  f.also([](const SyntheticConfig& o, const std::string& key, Context&) {
+    if (o.kind == ObjectiveKind::tcp && !external::parse_address(o.address))
+      fail(key, "must be \"HOST:PORT\" with HOST an IP literal (127.0.0.1, [::1]) and PORT in "
+                "1..65535, got " + message_text(o.address));
+  });
+  return for_kinds(std::move(f), {ObjectiveKind::tcp});
+}
+
+/// lower / upper: one finite number per axis (absent: 0 / 1 per axis), lower < upper.
+Field<SyntheticConfig> bound_field(const std::string& name, std::vector<double> SyntheticConfig::*m,
+                                   const std::string& doc) {
+  Field<SyntheticConfig> f = value(name, m, any<std::vector<double>>(), doc);
+  f.defaults(name == "lower" ? "0 per axis" : "1 per axis");
+  f.allowed = "dimension finite numbers, lower < upper";
+  f.also([m, name](const SyntheticConfig& o, const std::string& key, Context&) {
+    if (!o.is_external()) return;
+    const std::vector<double>& v = o.*m;
+    if (!v.empty() && static_cast<int>(v.size()) != o.dimension)
+      fail(key, "must have one number per dimension (world.objective.dimension = " +
+                    std::to_string(o.dimension) + "), got " + std::to_string(v.size()));
+    for (std::size_t j = 0; j < v.size(); ++j)
+      if (!std::isfinite(v[j]))
+        fail(key, "must be finite numbers, got " + number_text(v[j]) + " at [" +
+                      std::to_string(j) + "]");
+    if (name != "upper") return;
+    const Box b = o.bounds();
+    for (int j = 0; j < b.dim(); ++j)
+      if (!(b.lower(j) < b.upper(j)))
+        fail(key, "must exceed world.objective.lower on every axis, got upper[" +
+                      std::to_string(j) + "] = " + number_text(b.upper(j)) + " <= lower[" +
+                      std::to_string(j) + "] = " + number_text(b.lower(j)));
+  });
+  f = for_kinds(std::move(f), external_kinds);
+  f.text = [name](const SyntheticConfig& o, Context&) -> std::string {
+    if (!o.is_external()) return "";
+    const Box b = o.bounds();  // written filled in
+    const Eigen::VectorXd& v = name == "lower" ? b.lower : b.upper;
+    return Value<std::vector<double>>::text(std::vector<double>(v.data(), v.data() + v.size()));
+  };
+  return f;
+}
+
 const Table<SyntheticConfig>& synthetic_table() {
   static const Table<SyntheticConfig> t{{
       objective_kind<SyntheticConfig, SyntheticConfig::Kind, xarmed::ObjectiveKind>(
           &SyntheticConfig::kind,
           "perturbed: f_n = f + d_n(x), +-perturbation per point (B.1.1); mixture: f_n = "
-          "alpha g_n + (1 - alpha) f (B.1.2)"),
-      value("grid_size", &SyntheticConfig::grid_size, at_least(2), "points of the 1-D grid"),
-      value("lengthscale", &SyntheticConfig::lengthscale, positive(),
-            "SE kernel of the sampled functions"),
-      value("perturbation", &SyntheticConfig::perturbation, at_least(0.0), "d (perturbed)"),
-      value("alpha", &SyntheticConfig::alpha, probability(), "heterogeneity (mixture)"),
-      value("seed", &SyntheticConfig::seed, any<std::uint64_t>(),
-            "seed of the objective functions alone; 0: the run seed")
-          .noting([](const SyntheticConfig&, Context&) { return "  # 0: the run seed"; }),
+          "alpha g_n + (1 - alpha) f (B.1.2); branin, hartmann3, hartmann6, ackley: test "
+          "functions on [0, 1]^d, shifted per agent; command, tcp: an external black box "
+          "(docs/external-objectives.md)"),
+      for_kinds(value("grid_size", &SyntheticConfig::grid_size, at_least(2),
+                      "points of the 1-D grid (perturbed, mixture)"),
+                grid_kinds),
+      for_kinds(value("lengthscale", &SyntheticConfig::lengthscale, positive(),
+                      "SE kernel of the sampled functions (perturbed, mixture)"),
+                grid_kinds),
+      for_kinds(value("perturbation", &SyntheticConfig::perturbation, at_least(0.0),
+                      "d (perturbed)"),
+                grid_kinds),
+      for_kinds(value("alpha", &SyntheticConfig::alpha, probability(), "heterogeneity (mixture)"),
+                grid_kinds),
+      for_kinds(value("seed", &SyntheticConfig::seed, any<std::uint64_t>(),
+                      "seed of the objective functions alone (grid kinds; box kinds: the "
+                      "shifts); 0: the run seed")
+                    .noting([](const SyntheticConfig& o, Context&) -> std::string {
+                      return o.is_external() ? "" : "  # 0: the run seed";
+                    }),
+                grid_kinds + box_kinds),
+      dimension_field(),
+      for_kinds(value("shift", &SyntheticConfig::shift, at_least(0.0),
+                      "box kinds: agent n's function is the base shifted by a uniform draw in "
+                      "[-shift, shift] per axis"),
+                box_kinds),
+      command_field(),
+      address_field(),
+      bound_field("lower", &SyntheticConfig::lower,
+                  "lower corner of the worker's box; agents search [0, 1]^d mapped onto it"),
+      bound_field("upper", &SyntheticConfig::upper, "upper corner of the worker's box"),
+      for_kinds(value("workers", &SyntheticConfig::workers,
+                      Rule<int>{"must be an integer in 1..256",
+                                [](int v) { return v >= 1 && v <= 256; }, "1..256"},
+                      "processes (connections) kept alive and reused"),
+                external_kinds),
+      for_kinds(value("timeout", &SyntheticConfig::timeout,
+                      in("(0, 1e7]", [](double v) { return v > 0 && v <= 1e7; }),
+                      "wall seconds per evaluation attempt"),
+                external_kinds),
+      for_kinds(value("on_failure", &SyntheticConfig::on_failure,
+                      one_of<SyntheticConfig::OnFailure>(),
+                      "a failed evaluation: skip it, retry it up to max_retries times, or abort "
+                      "the run"),
+                external_kinds),
+      for_kinds(value("max_retries", &SyntheticConfig::max_retries,
+                      Rule<int>{"must be an integer in 0..100",
+                                [](int v) { return v >= 0 && v <= 100; }, "0..100"},
+                      "attempts beyond the first (on_failure = retry)"),
+                external_kinds),
   }};
   return t;
 }
@@ -398,8 +577,14 @@ const Table<WorldConfig>& world_table() {
                         "at least one peer), got " + std::to_string(w.agents));
           }),
       value("noise_variance", &WorldConfig::noise_variance, at_least(0.0),
-            "sigma^2 of each observation's Gaussian noise")
-          .only(Family::fbo),
+            "sigma^2 of each observation's Gaussian noise (not external kinds: their workers "
+            "answer y with its noise)")
+          .only(Family::fbo)
+          .when([](const ScenarioConfig& c) -> std::string {
+            if (!c.world.objective.is_external()) return "";
+            return "an external objective's workers give y, noise included (world.objective."
+                   "kind = " + name_of(c.world.objective.kind) + ")";
+          }),
       value("peer_observations", &WorldConfig::peer_observations,
             {"must be an integer >= 0 (0: every agent optimises)", [](int v) { return v >= 0; },
              ">= 0"},
@@ -446,10 +631,7 @@ Field<fbo::ReferenceConfig> refit_key(Field<fbo::ReferenceConfig> f,
 }
 
 /// Whether the world's objective is a continuous box (no candidate set).
-bool box_objective(const ScenarioConfig& c) {
-  return c.world.objective.kind != SyntheticConfig::Kind::perturbed &&
-         c.world.objective.kind != SyntheticConfig::Kind::mixture;
-}
+bool box_objective(const ScenarioConfig& c) { return !c.world.objective.is_grid(); }
 
 /// A key of the acquisition on a box (engine/acquisition.hpp), unused on a candidate set. It is
 /// written to config.resolved.toml only for box objectives, so a grid scenario resolves to the
@@ -492,9 +674,11 @@ const Table<fbo::ReferenceConfig>& reference_table() {
        value("n_init", &ReferenceConfig::n_init, at_least(1), "N_init, initial points per agent"),
        value("features", &ReferenceConfig::features, at_least(1), "M, random Fourier features"),
        value("subregions", &ReferenceConfig::subregions, at_least(1),
-             "P, DE sub-regions (<= world.objective.grid_size)")
+             "P, DE sub-regions (grid kinds: <= world.objective.grid_size)")
            .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de"))
            .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
+             // A grid has grid_size points to share out; a box any number of sub-regions.
+             if (!ctx.root.world.objective.is_grid()) return;
              const int grid = ctx.root.world.objective.grid_size;
              if (a.subregions > grid)
                fail(key, "must not exceed world.objective.grid_size (" + std::to_string(grid) +

@@ -62,9 +62,7 @@ void ReferenceConfig::validate() const {
   require(n_init >= 1, "n_init (initial points per agent) must be >= 1");
   require(features >= 1, "features M must be >= 1");
   require(subregions >= 1, "subregions P must be >= 1");
-  const bool grid = objective.kind == SyntheticConfig::Kind::perturbed ||
-                    objective.kind == SyntheticConfig::Kind::mixture;
-  require(!grid || subregions <= objective.grid_size,
+  require(!objective.is_grid() || subregions <= objective.grid_size,
           "subregions P must not exceed the grid size");
   require(acquisition_candidates >= 1, "acquisition_candidates must be >= 1");
   require(acquisition_refine >= 0, "acquisition_refine must be >= 0");

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace fedsim {
 
@@ -58,17 +59,98 @@ Eigen::VectorXd GridGpSampler::sample(RandomStream& rng) const {
   return (f.array() - lo) / (hi - lo);
 }
 
+bool SyntheticConfig::is_box() const {
+  return kind == Kind::branin || kind == Kind::hartmann3 || kind == Kind::hartmann6 ||
+         kind == Kind::ackley;
+}
+
+int SyntheticConfig::effective_dimension() const {
+  switch (kind) {
+    case Kind::perturbed:
+    case Kind::mixture:
+      return 1;
+    case Kind::branin:
+      return 2;
+    case Kind::hartmann3:
+      return 3;
+    case Kind::hartmann6:
+      return 6;
+    case Kind::ackley:
+      return dimension == 0 ? 2 : dimension;
+    case Kind::command:
+    case Kind::tcp:
+      return dimension;
+  }
+  throw std::logic_error("internal error: an objective kind without a dimension");
+}
+
+Box SyntheticConfig::bounds() const {
+  const int d = effective_dimension();
+  Box b{Eigen::VectorXd::Zero(d), Eigen::VectorXd::Ones(d)};
+  if (!lower.empty()) b.lower = Eigen::Map<const Eigen::VectorXd>(lower.data(), lower.size());
+  if (!upper.empty()) b.upper = Eigen::Map<const Eigen::VectorXd>(upper.data(), upper.size());
+  return b;
+}
+
+namespace {
+
+void check_bound(const std::vector<double>& v, const std::string& name, int d) {
+  if (v.empty()) return;
+  if (static_cast<int>(v.size()) != d)
+    throw std::invalid_argument("objective " + name + ": must have one number per dimension (" +
+                                std::to_string(d) + "), got " + std::to_string(v.size()));
+  for (double x : v)
+    if (!std::isfinite(x))
+      throw std::invalid_argument("objective " + name + ": every bound must be finite");
+}
+
+}  // namespace
+
 void SyntheticConfig::validate() const {
   if (grid_size < 2) throw std::invalid_argument("synthetic grid_size must be >= 2");
   if (!(lengthscale > 0)) throw std::invalid_argument("synthetic lengthscale must be > 0");
   if (!(perturbation >= 0) || !std::isfinite(perturbation))
     throw std::invalid_argument("synthetic perturbation d must be a finite number >= 0");
   if (!(alpha >= 0 && alpha <= 1)) throw std::invalid_argument("synthetic alpha must be in [0, 1]");
+  if (dimension < 0 || dimension > max_dimension)
+    throw std::invalid_argument("objective dimension must be in 1.." +
+                                std::to_string(max_dimension) + " (0: the kind's own)");
+  if (!(shift >= 0) || !std::isfinite(shift))
+    throw std::invalid_argument("objective shift must be a finite number >= 0");
+  if (workers < 1 || workers > 256)
+    throw std::invalid_argument("objective workers must be in 1..256");
+  if (!(timeout > 0 && timeout <= 1e7))
+    throw std::invalid_argument("objective timeout must be a number of seconds in (0, 1e7]");
+  if (max_retries < 0 || max_retries > 100)
+    throw std::invalid_argument("objective max_retries must be in 0..100");
+  if (is_box() && kind != Kind::ackley && dimension != 0 && dimension != effective_dimension())
+    throw std::invalid_argument("objective dimension: this test function is " +
+                                std::to_string(effective_dimension()) +
+                                "-dimensional (leave dimension out or give that)");
+  if (!is_external()) return;
+  if (dimension < 1)
+    throw std::invalid_argument("objective dimension: required (1.." +
+                                std::to_string(max_dimension) + ") for an external objective");
+  if (kind == Kind::command && (command.empty() || command.front().empty()))
+    throw std::invalid_argument(
+        "objective command: must be a non-empty list of strings (the program and its arguments)");
+  if (kind == Kind::tcp && address.empty())
+    throw std::invalid_argument("objective address: required (\"HOST:PORT\") for kind tcp");
+  check_bound(lower, "lower", dimension);
+  check_bound(upper, "upper", dimension);
+  const Box b = bounds();
+  for (int j = 0; j < dimension; ++j)
+    if (!(b.lower(j) < b.upper(j)))
+      throw std::invalid_argument("objective bounds: lower[" + std::to_string(j) +
+                                  "] must be < upper[" + std::to_string(j) + "]");
 }
 
 GridObjectives make_synthetic_objectives(const SyntheticConfig& config, int num_agents,
                                          std::uint64_t seed, bool first_is_base) {
   config.validate();
+  if (!config.is_grid())
+    throw std::invalid_argument("synthetic objectives: the kind is not a grid kind (perturbed, "
+                                "mixture)");
   if (num_agents < 1) throw std::invalid_argument("number of agents must be >= 1");
   if (config.seed != 0) seed = config.seed;
   auto grid = std::make_shared<const Grid>(Grid::uniform_1d(config.grid_size));

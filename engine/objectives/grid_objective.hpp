@@ -2,6 +2,7 @@
 /// Objectives tabulated on a discrete grid: the synthetic functions of both FBO papers.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "engine/domain.hpp"
@@ -50,23 +51,67 @@ class GridGpSampler {
   Eigen::MatrixXd factor_;  // lower-triangular L with L L' = K + jitter I
 };
 
-/// The synthetic objectives of FTS appendix D.1 and DP-FTS-DE appendix B.1.
+/// What a scenario's [world.objective] says for the FBO family: every kind of world objective,
+/// not only the papers' synthetic grids (the name is historical). The kinds:
+///  - grid kinds (is_grid()): "perturbed" and "mixture", the synthetic objectives of FTS
+///    appendix D.1 and DP-FTS-DE appendix B.1 on a 1-D grid (grid_size, lengthscale,
+///    perturbation, alpha, seed);
+///  - box kinds (is_box()): the test functions of engine/objectives/test_functions.hpp on the
+///    unit box, one shifted variant per agent (dimension for ackley, shift, seed);
+///  - external kinds (is_external()): a black box evaluated by workers of
+///    docs/external-objectives.md, started from `command` or reached at `address` (dimension,
+///    lower/upper, workers, timeout, on_failure, max_retries).
+/// A field a kind does not read keeps its default and has no effect. make_synthetic_objectives
+/// builds the grid kinds; actors/world_objective.hpp builds every kind.
 struct SyntheticConfig {
   int grid_size = 1000;       ///< points of the 1-D grid on [0, 1]
   double lengthscale = 0.03;  ///< SE kernel of the sampled functions
   /// "perturbed": f_n = f + d_n(x) with d_n(x) = +-perturbation per grid point (B.1.1);
-  /// "mixture": f_n = alpha g_n + (1 - alpha) f_base with g_n independent samples (B.1.2).
-  enum class Kind { perturbed, mixture } kind = Kind::perturbed;
+  /// "mixture": f_n = alpha g_n + (1 - alpha) f_base with g_n independent samples (B.1.2);
+  /// "branin", "hartmann3", "hartmann6", "ackley": box test functions; "command", "tcp":
+  /// external workers.
+  enum class Kind { perturbed, mixture, branin, hartmann3, hartmann6, ackley, command, tcp };
+  Kind kind = Kind::perturbed;
   double perturbation = 0.02;  ///< d (perturbed)
   double alpha = 0.7;          ///< heterogeneity (mixture), in [0, 1]
-  /// Seed of the functions; 0 uses the run's seed. A fixed value keeps the objectives while
-  /// the run seed varies the initial points and every other draw (the papers average over
-  /// random initialisations of one sampled function).
+  /// Seed of the functions (grid and box kinds); 0 uses the run's seed. A fixed value keeps
+  /// the objectives while the run seed varies the initial points and every other draw (the
+  /// papers average over random initialisations of one sampled function).
   std::uint64_t seed = 0;
+
+  /// Dimension d of the domain: 0 takes the kind's own (ackley: 2). Branin is 2-D and
+  /// Hartmann-3 / -6 are 3- / 6-D (0 or that value); ackley takes 1 .. max_dimension;
+  /// command and tcp must give it.
+  int dimension = 0;
+  static constexpr int max_dimension = 1000;
+  double shift = 0.1;  ///< box kinds: per-agent shift, uniform in [-shift, shift] per axis
+  std::vector<std::string> command;  ///< command: argv (argv[0] looked up in PATH)
+  std::string address;               ///< tcp: "HOST:PORT", HOST an IP literal
+  /// External kinds: the box of the worker's coordinates, a value per axis (empty: 0 per axis
+  /// for lower, 1 for upper); agents search [0, 1]^d, mapped linearly onto it.
+  std::vector<double> lower, upper;
+  int workers = 1;      ///< external: processes (connections) kept alive, 1 .. 256
+  double timeout = 60;  ///< external: wall seconds per attempt, in (0, 1e7]
+  /// External: what a failed evaluation does (external::OnFailure, named alike).
+  enum class OnFailure { skip, retry, abort } on_failure = OnFailure::retry;
+  int max_retries = 2;  ///< external, on_failure = retry: attempts beyond the first, 0 .. 100
+
+  bool is_grid() const { return kind == Kind::perturbed || kind == Kind::mixture; }
+  bool is_box() const;
+  bool is_external() const { return kind == Kind::command || kind == Kind::tcp; }
+  /// d: 1 for grid kinds, the function's for box kinds, `dimension` for external ones (0
+  /// while it is missing).
+  int effective_dimension() const;
+  /// External kinds: lower/upper with the defaults filled in (effective_dimension() axes).
+  Box bounds() const;
+  /// Throws std::invalid_argument, one line naming the field and what it allows. (An address
+  /// is checked for presence here; its syntax by the scenario schema and the external
+  /// evaluator, which know external::parse_address: the engine does not depend on external/.)
   void validate() const;
 };
 
-/// One objective per agent, built from config.seed, or from `seed` when that is 0.
+/// One objective per agent, built from config.seed, or from `seed` when that is 0. Grid kinds
+/// only: throws std::invalid_argument for another kind.
 /// first_is_base: agent 0 gets the base function itself (FTS's target agent, so that
 /// d_n = max |f - g_n| holds exactly for every other agent).
 GridObjectives make_synthetic_objectives(const SyntheticConfig& config, int num_agents,

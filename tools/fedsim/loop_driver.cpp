@@ -6,6 +6,7 @@
 
 #include "actors/network_keys.hpp"
 #include "actors/recorder.hpp"
+#include "actors/world_objective.hpp"
 #include "engine/fbo/reference_loop.hpp"
 #include "engine/xarmed/fed_pne_run.hpp"
 #include "engine/xarmed/hct_run.hpp"
@@ -53,10 +54,11 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// fbo::run_reference, recorded as the actors record it (time 0).
+/// fbo::run_reference on the scenario's world objective (any kind; external workers log into
+/// dir/workers), recorded as the actors record it (time 0).
 DriverResult run_fbo_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
   const fbo::ReferenceConfig algo = scenario::reference_config(config);
-  const auto objective = fbo::make_synthetic_objective(algo);
+  const auto objective = actors::make_world_objective(config, dir);
   const fbo::ReferenceResult r = fbo::run_reference(algo, *objective);
   const int dimension = objective->dimension();
   std::vector<actors::observation_event> observations;

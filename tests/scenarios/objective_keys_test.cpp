@@ -1,0 +1,234 @@
+// The [world.objective] keys of the box kinds (branin, hartmann3, hartmann6, ackley) and the
+// external kinds (command, tcp): each error names its key and what is allowed, a key of another
+// kind is a warning and is left out of config.resolved.toml, and the resolved text loads back.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "scenarios/loader.hpp"
+
+namespace fs = std::filesystem;
+using namespace fedsim;
+using namespace fedsim::scenario;
+using Kind = SyntheticConfig::Kind;
+
+namespace {
+
+std::string scenario_text(const std::string& objective) {
+  return "name = \"objective\"\n[world]\nagents = 4\n[world.objective]\n" + objective +
+         "\n[algorithm]\nname = \"fts-de\"\n";
+}
+
+const std::string command_head = "kind = \"command\"\ndimension = 2\ncommand = [\"python3\", \"w.py\"]\n";
+const std::string tcp_head = "kind = \"tcp\"\ndimension = 2\naddress = \"127.0.0.1:5000\"\n";
+
+std::string error_of(const std::string& objective) {
+  try {
+    load_scenario_text(scenario_text(objective), "objective.toml");
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::vector<std::string> warnings_of(const std::string& objective) {
+  return load_scenario_text(scenario_text(objective), "objective.toml").warnings;
+}
+
+bool mentions(const std::vector<std::string>& lines, const std::string& what) {
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& l) { return l.find(what) != std::string::npos; });
+}
+
+bool has(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("objective keys: every new kind loads with its defaults", "[scenario][objective]") {
+  SECTION("box kinds") {
+    const auto b = load_scenario_text(scenario_text("kind = \"branin\""), "o.toml").config.world.objective;
+    CHECK(b.kind == Kind::branin);
+    CHECK(b.is_box());
+    CHECK_FALSE(b.is_grid());
+    CHECK(b.effective_dimension() == 2);
+    CHECK(b.shift == 0.1);
+    CHECK(load_scenario_text(scenario_text("kind = \"hartmann3\""), "o.toml").config.world.objective
+              .effective_dimension() == 3);
+    CHECK(load_scenario_text(scenario_text("kind = \"hartmann6\"\ndimension = 6"), "o.toml")
+              .config.world.objective.effective_dimension() == 6);
+    const auto a = load_scenario_text(scenario_text("kind = \"ackley\""), "o.toml").config.world.objective;
+    CHECK(a.effective_dimension() == 2);
+    CHECK(load_scenario_text(scenario_text("kind = \"ackley\"\ndimension = 9\nshift = 0.3"), "o.toml")
+              .config.world.objective.effective_dimension() == 9);
+  }
+  SECTION("external kinds") {
+    const auto c = load_scenario_text(scenario_text(command_head), "o.toml").config.world.objective;
+    CHECK(c.kind == Kind::command);
+    CHECK(c.is_external());
+    CHECK(c.command == std::vector<std::string>{"python3", "w.py"});
+    CHECK(c.workers == 1);
+    CHECK(c.timeout == 60);
+    CHECK(c.on_failure == SyntheticConfig::OnFailure::retry);
+    CHECK(c.max_retries == 2);
+    CHECK(c.bounds().lower == Eigen::Vector2d(0, 0));
+    CHECK(c.bounds().upper == Eigen::Vector2d(1, 1));
+    const auto t = load_scenario_text(
+                       scenario_text(tcp_head + "lower = [-1, 2]\nupper = [1, 3.5]\nworkers = 4\n"
+                                           "timeout = 2.5\non_failure = \"abort\"\nmax_retries = 0"),
+                       "o.toml")
+                       .config.world.objective;
+    CHECK(t.kind == Kind::tcp);
+    CHECK(t.address == "127.0.0.1:5000");
+    CHECK(t.bounds().lower == Eigen::Vector2d(-1, 2));
+    CHECK(t.bounds().upper == Eigen::Vector2d(1, 3.5));
+    CHECK(t.workers == 4);
+    CHECK(t.timeout == 2.5);
+    CHECK(t.on_failure == SyntheticConfig::OnFailure::abort);
+    CHECK(t.max_retries == 0);
+    CHECK(error_of("kind = \"tcp\"\ndimension = 1\naddress = \"[::1]:65535\"").empty());
+  }
+}
+
+TEST_CASE("objective keys: each bad value is one line naming the key and what is allowed",
+          "[scenario][objective]") {
+  CHECK(has(error_of("kind = \"rosenbrock\""),
+            "key 'world.objective.kind': unknown value 'rosenbrock' (allowed: perturbed, mixture, "
+            "branin, hartmann3, hartmann6, ackley, command, tcp)"));
+  CHECK(has(error_of("kind = \"command\"\ndimension = 2"),
+            "key 'world.objective.command': required with world.objective.kind = \"command\""));
+  CHECK(has(error_of("kind = \"command\"\ndimension = 2\ncommand = []"),
+            "key 'world.objective.command': required"));
+  CHECK(has(error_of("kind = \"command\"\ndimension = 2\ncommand = [\"\"]"),
+            "key 'world.objective.command': required"));
+  CHECK(has(error_of("kind = \"command\"\ndimension = 2\ncommand = \"python3 w.py\""),
+            "key 'world.objective.command': expected an array of strings"));
+  CHECK(has(error_of("kind = \"command\"\ncommand = [\"w\"]"),
+            "key 'world.objective.dimension': required with world.objective.kind = \"command\""));
+  CHECK(has(error_of("kind = \"tcp\"\naddress = \"127.0.0.1:1\"\ndimension = 0"),
+            "key 'world.objective.dimension': required with world.objective.kind = \"tcp\""));
+  CHECK(has(error_of("kind = \"ackley\"\ndimension = 1001"),
+            "key 'world.objective.dimension': must be an integer in 1..1000, got 1001"));
+  CHECK(has(error_of("kind = \"ackley\"\ndimension = -1"),
+            "key 'world.objective.dimension': must be an integer in 1..1000"));
+  CHECK(has(error_of("kind = \"branin\"\ndimension = 3"),
+            "key 'world.objective.dimension': branin is 2-dimensional: leave it out or give 2, "
+            "got 3"));
+  CHECK(has(error_of("kind = \"hartmann6\"\ndimension = 3"), "hartmann6 is 6-dimensional"));
+  CHECK(has(error_of("kind = \"tcp\"\ndimension = 2"),
+            "key 'world.objective.address': must be \"HOST:PORT\""));
+  CHECK(has(error_of("kind = \"tcp\"\ndimension = 2\naddress = \"localhost:5000\""),
+            "key 'world.objective.address': must be \"HOST:PORT\" with HOST an IP literal"));
+  CHECK(has(error_of("kind = \"tcp\"\ndimension = 2\naddress = \"127.0.0.1:70000\""),
+            "PORT in 1..65535, got '127.0.0.1:70000'"));
+  CHECK(has(error_of(command_head + "lower = [0, 0, 0]"),
+            "key 'world.objective.lower': must have one number per dimension "
+            "(world.objective.dimension = 2), got 3"));
+  CHECK(has(error_of(command_head + "upper = [1]"), "key 'world.objective.upper': must have one"));
+  CHECK(has(error_of(command_head + "lower = [0, -inf]"),
+            "key 'world.objective.lower': must be finite numbers, got -inf at [1]"));
+  CHECK(has(error_of(command_head + "upper = [1, nan]"), "key 'world.objective.upper': must be finite"));
+  CHECK(has(error_of(command_head + "lower = [0, \"a\"]"),
+            "key 'world.objective.lower[1]': expected a number"));
+  CHECK(has(error_of(command_head + "lower = [0, 2]"),
+            "key 'world.objective.upper': must exceed world.objective.lower on every axis, got "
+            "upper[1] = 1 <= lower[1] = 2"));
+  CHECK(has(error_of(command_head + "lower = [0, 5]\nupper = [1, 5]"), "upper[1] = 5 <= lower[1] = 5"));
+  CHECK(has(error_of(command_head + "workers = 0"),
+            "key 'world.objective.workers': must be an integer in 1..256, got 0"));
+  CHECK(has(error_of(command_head + "workers = 257"), "must be an integer in 1..256"));
+  CHECK(has(error_of(command_head + "timeout = 0"),
+            "key 'world.objective.timeout': must be in (0, 1e7], got 0"));
+  CHECK(has(error_of(command_head + "timeout = inf"), "key 'world.objective.timeout'"));
+  CHECK(has(error_of(command_head + "on_failure = \"ignore\""),
+            "key 'world.objective.on_failure': unknown value 'ignore' (allowed: skip, retry, "
+            "abort)"));
+  CHECK(has(error_of(command_head + "max_retries = -1"),
+            "key 'world.objective.max_retries': must be an integer in 0..100, got -1"));
+  CHECK(has(error_of(command_head + "max_retries = 101"), "must be an integer in 0..100"));
+  CHECK(has(error_of("kind = \"branin\"\nshift = -0.1"), "key 'world.objective.shift'"));
+  CHECK(has(error_of("kind = \"branin\"\nshift = nan"), "key 'world.objective.shift'"));
+  CHECK(has(error_of("kind = \"branin\"\nshit = 0.1"), "unknown key 'world.objective.shit'"));
+}
+
+TEST_CASE("objective keys: a key of another kind is a warning, not written when resolved",
+          "[scenario][objective]") {
+  CHECK(mentions(warnings_of("kind = \"branin\"\ngrid_size = 50"),
+                 "key 'world.objective.grid_size' has no effect: used by world.objective.kind = "
+                 "perturbed, mixture, not branin"));
+  CHECK(mentions(warnings_of("kind = \"branin\"\nworkers = 3"),
+                 "key 'world.objective.workers' has no effect: used by world.objective.kind = "
+                 "command, tcp, not branin"));
+  CHECK(mentions(warnings_of("shift = 0.3"), "key 'world.objective.shift' has no effect"));
+  CHECK(mentions(warnings_of(command_head + "seed = 4"), "key 'world.objective.seed' has no effect"));
+  CHECK(mentions(warnings_of(tcp_head + "command = [\"x\"]"),
+                 "key 'world.objective.command' has no effect: used by world.objective.kind = "
+                 "command, not tcp"));
+  CHECK(warnings_of("kind = \"branin\"\nshift = 0.2\nseed = 3").empty());
+  CHECK(warnings_of(command_head + "workers = 2\nlower = [0, 0]").empty());
+
+  const std::string branin =
+      to_toml(load_scenario_text(scenario_text("kind = \"branin\"\ngrid_size = 50"), "o.toml").config);
+  CHECK(has(branin, "kind = \"branin\"\n"));
+  CHECK(has(branin, "shift = 0.1\n"));
+  CHECK(has(branin, "seed = 0  # 0: the run seed\n"));
+  CHECK_FALSE(has(branin, "\ngrid_size ="));
+  CHECK_FALSE(has(branin, "\ndimension ="));
+  CHECK_FALSE(has(branin, "\nworkers ="));
+  const std::string ackley =
+      to_toml(load_scenario_text(scenario_text("kind = \"ackley\""), "o.toml").config);
+  CHECK(has(ackley, "dimension = 2\n"));
+}
+
+TEST_CASE("objective keys: a grid scenario resolves to the same text as before the new kinds",
+          "[scenario][objective]") {
+  const std::string grid = to_toml(load_scenario_text(scenario_text("grid_size = 50"), "o.toml").config);
+  for (const char* key : {"dimension", "shift", "command", "address", "lower", "upper",
+                          "workers", "timeout", "on_failure", "max_retries"})
+    CHECK_FALSE(has(grid, std::string("\n") + key + " ="));
+  CHECK(has(grid, "[world.objective]\nkind = \"perturbed\"\ngrid_size = 50\nlengthscale = 0.03\n"
+                  "perturbation = 0.02\nalpha = 0.7\nseed = 0  # 0: the run seed\n"));
+}
+
+TEST_CASE("objective keys: the resolved config of each new kind loads back to the same text",
+          "[scenario][objective]") {
+  for (const std::string& objective :
+       {std::string("kind = \"branin\"\nshift = 0.25\nseed = 9"),
+        std::string("kind = \"hartmann6\""), std::string("kind = \"ackley\"\ndimension = 4"),
+        command_head + "lower = [-1, 0.5]\nupper = [2, 0.75]\nworkers = 3\non_failure = \"skip\"",
+        tcp_head + "timeout = 1.5\nmax_retries = 5"}) {
+    INFO(objective);
+    const ScenarioConfig c = load_scenario_text(scenario_text(objective), "o.toml").config;
+    const std::string text = to_toml(c);
+    const ScenarioConfig back = load_scenario_text(text, "resolved.toml").config;
+    CHECK(to_toml(back).substr(to_toml(back).find("[world]")) == text.substr(text.find("[world]")));
+    CHECK(back.world.objective.kind == c.world.objective.kind);
+    CHECK(back.world.objective.effective_dimension() == c.world.objective.effective_dimension());
+    CHECK(back.world.objective.bounds().lower == c.world.objective.bounds().lower);
+    CHECK(back.world.objective.command == c.world.objective.command);
+  }
+}
+
+TEST_CASE("objective keys: command elements starting with ./ or ../ are paths from the scenario",
+          "[scenario][objective]") {
+  const fs::path folder = fs::absolute("objective-scenarios");
+  const std::string text = scenario_text(
+      "kind = \"command\"\ndimension = 1\n"
+      "command = [\"python3\", \"../w.py\", \"-v\", \"./data/x\", \"w.py\", \"/abs/y\"]");
+  const auto c = load_scenario_text(text, (folder / "s.toml").string()).config.world.objective;
+  REQUIRE(c.command.size() == 6);
+  CHECK(c.command[0] == "python3");
+  CHECK(c.command[1] == (folder.parent_path() / "w.py").string());
+  CHECK(c.command[2] == "-v");
+  CHECK(c.command[3] == (folder / "data" / "x").string());
+  CHECK(c.command[4] == "w.py");
+  CHECK(c.command[5] == "/abs/y");
+  // From --set: relative to the current folder.
+  const auto o = load_scenario_text(text, (folder / "s.toml").string(),
+                                    {"world.objective.command=[\"./v.py\"]"})
+                     .config.world.objective;
+  CHECK(o.command == std::vector<std::string>{(fs::current_path() / "v.py").string()});
+}
