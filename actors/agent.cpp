@@ -133,9 +133,9 @@ void on_evaluation_result(self_ptr self, const evaluation_result& r) {
     return;  // a batch abandoned by a crash
   PendingQuery& q = s.pending[r.slot];
   if (r.fatal)
-    throw std::runtime_error("objective: evaluation of iteration " + std::to_string(q.iteration) +
-                             " failed (" + r.failure_kind + ": " + r.failure_message +
-                             ") and on_failure = abort stops the run");
+    throw std::runtime_error("objective: the evaluation of iteration " +
+                             std::to_string(q.iteration) + " failed and stops the run: " +
+                             r.failure_kind + ": " + r.failure_message);
   if (r.ok) {
     Answer a;
     a.y = r.y;

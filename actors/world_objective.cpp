@@ -31,7 +31,7 @@ std::shared_ptr<const FederatedObjective> make_world_objective(
     case Kind::command:
     case Kind::tcp:
       return std::make_shared<const external::ExternalObjective>(
-          external::settings_of(o, run_folder / "workers"), o.bounds());
+          external::settings_of(o, run_folder / "workers"), o.bounds(), o.optimum);
   }
   throw std::logic_error("internal error: a world objective kind without a builder");
 }

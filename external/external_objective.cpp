@@ -45,9 +45,11 @@ Settings settings_of(const SyntheticConfig& config, const std::filesystem::path&
   return s;
 }
 
-ExternalObjective::ExternalObjective(Settings settings, Box bounds)
-    : abort_on_failure_(settings.on_failure == OnFailure::abort) {
+ExternalObjective::ExternalObjective(Settings settings, Box bounds, double optimum)
+    : abort_on_failure_(settings.on_failure == OnFailure::abort), optimum_(optimum) {
   if (bounds.dim() < 1) throw std::invalid_argument("external objective: dimension must be >= 1");
+  if (std::isinf(optimum))
+    throw std::invalid_argument("external objective: the optimum must be finite (or NaN: unknown)");
   bounds.validate();
   domain_.box = Box::unit(bounds.dim());
   domain_.bounds = std::move(bounds);
@@ -76,10 +78,11 @@ void ExternalObjective::submit(const Query& query,
   }
   const Eigen::VectorXd x = domain_.to_bounds(query.x);
   request.x.assign(x.data(), x.data() + x.size());
-  const bool fatal = abort_on_failure_;
-  evaluator_->evaluate(std::move(request), [done = std::move(done), fatal](Outcome outcome) {
+  const bool abort = abort_on_failure_;
+  evaluator_->evaluate(std::move(request), [this, done = std::move(done), abort](Outcome outcome) {
     EvaluationOutcome out;
     if (outcome.ok()) {
+      answered_.store(true);
       const external::Answer& a = outcome.answer();
       out.answer = fedsim::Answer{a.y, a.f, a.cost};
       out.attempts = a.attempts;
@@ -89,7 +92,16 @@ void ExternalObjective::submit(const Query& query,
       out.failure_kind = std::string(failure_kind_name(f.kind));
       out.failure_message = f.message;
       out.attempts = f.attempts;
-      out.fatal = fatal;
+      // A command that cannot start or a service that cannot be reached before anything was
+      // ever answered is a setup error, not a flaky worker: skipping every evaluation of the
+      // run would only hide it.
+      const bool unreachable =
+          f.kind == FailureKind::spawn_failed || f.kind == FailureKind::connect_failed;
+      if (abort) out.failure_message += " (on_failure = abort)";
+      else if (unreachable && !answered_.load())
+        out.failure_message += " (the objective has not answered once: is the command right, "
+                               "is the service running?)";
+      out.fatal = abort || (unreachable && !answered_.load());
     }
     done(std::move(out));
   });

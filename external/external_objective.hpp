@@ -11,7 +11,9 @@
 /// request id is unique per submit but depends on the order of submits across threads.
 #include <atomic>
 #include <cstdint>
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <memory>
 
 #include "engine/objectives/federated_objective.hpp"
@@ -30,7 +32,13 @@ class ExternalObjective final : public FederatedObjective, public AsyncEvaluator
   /// Validates settings (std::invalid_argument naming the key) and starts the evaluator
   /// (workers start when first needed). bounds: the worker's box, d >= 1 axes, finite,
   /// lower < upper (std::invalid_argument otherwise).
-  ExternalObjective(Settings settings, Box bounds);
+  /// optimum: the function's largest noise-free value where known (regret), else NaN.
+  ExternalObjective(Settings settings, Box bounds,
+                    double optimum = std::numeric_limits<double>::quiet_NaN());
+  std::optional<double> optimum(int /*agent*/) const override {
+    if (std::isnan(optimum_)) return std::nullopt;
+    return optimum_;
+  }
   /// Kills the workers; `done` of every evaluation still pending is called with a "cancelled"
   /// failure before it returns. Not to be called while evaluate() or submit() runs.
   ~ExternalObjective() override;
@@ -44,7 +52,8 @@ class ExternalObjective final : public FederatedObjective, public AsyncEvaluator
   const AsyncEvaluator* async() const override { return this; }
   /// Sends query.x mapped onto the bounds, with the query's agent and iteration and an id of
   /// its own. On failure the outcome names external::failure_kind_name's kind, and is fatal
-  /// when on_failure = abort.
+  /// when on_failure = abort, or when the command cannot start (spawn_failed) or the service
+  /// cannot be reached (connect_failed) before any evaluation has succeeded.
   void submit(const Query& query, std::function<void(EvaluationOutcome)> done) const override;
 
   /// The evaluator's counters (failures per kind, retries, restarts).
@@ -53,7 +62,11 @@ class ExternalObjective final : public FederatedObjective, public AsyncEvaluator
  private:
   SearchDomain domain_;
   bool abort_on_failure_;
+  double optimum_;
   mutable std::atomic<std::uint64_t> next_id_{0};
+  /// Some evaluation succeeded (before one did, spawn_failed and connect_failed are fatal).
+  /// Declared before evaluator_, whose destruction still calls the callbacks that read it.
+  mutable std::atomic<bool> answered_{false};
   std::unique_ptr<ExternalEvaluator> evaluator_;
 };
 

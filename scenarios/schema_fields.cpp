@@ -467,6 +467,25 @@ Field<SyntheticConfig> bound_field(const std::string& name, std::vector<double> 
   return f;
 }
 
+/// world.objective.optimum: absent (not known) unless given; written only when given.
+Field<SyntheticConfig> optimum_field() {
+  static const std::string rule = "must be a finite number (absent: not known)";
+  Field<SyntheticConfig> f = value(
+      "optimum", &SyntheticConfig::optimum,
+      {rule, [](double v) { return !std::isinf(v); }, "finite, absent"},  // NaN: absent
+      "the function's largest noise-free value, where known: regret from the workers' f");
+  f.defaults("absent");
+  f.read = [](const toml::node& n, SyntheticConfig& o, const std::string& key, Context&) {
+    o.optimum = Value<double>::read(n, key);
+    if (!std::isfinite(o.optimum)) fail(key, rule + ", got " + number_text(o.optimum));
+  };
+  f = for_kinds(std::move(f), external_kinds);
+  f.text = [](const SyntheticConfig& o, Context&) -> std::string {
+    return o.is_external() && std::isfinite(o.optimum) ? toml_float(o.optimum) : "";
+  };
+  return f;
+}
+
 const Table<SyntheticConfig>& synthetic_table() {
   static const Table<SyntheticConfig> t{{
       objective_kind<SyntheticConfig, SyntheticConfig::Kind, xarmed::ObjectiveKind>(
@@ -517,6 +536,7 @@ const Table<SyntheticConfig>& synthetic_table() {
                       "a failed evaluation: skip it, retry it up to max_retries times, or abort "
                       "the run"),
                 external_kinds),
+      optimum_field(),
       for_kinds(value("max_retries", &SyntheticConfig::max_retries,
                       Rule<int>{"must be an integer in 0..100",
                                 [](int v) { return v >= 0 && v <= 100; }, "0..100"},

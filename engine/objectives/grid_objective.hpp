@@ -1,6 +1,7 @@
 #pragma once
 /// Objectives tabulated on a discrete grid: the synthetic functions of both FBO papers.
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -95,6 +96,9 @@ struct SyntheticConfig {
   /// External: what a failed evaluation does (external::OnFailure, named alike).
   enum class OnFailure { skip, retry, abort } on_failure = OnFailure::retry;
   int max_retries = 2;  ///< external, on_failure = retry: attempts beyond the first, 0 .. 100
+  /// External: the largest noise-free value of the function, where the user knows it (every
+  /// agent's), so that runs report regret from the workers' "f"; NaN: not known.
+  double optimum = std::numeric_limits<double>::quiet_NaN();
 
   bool is_grid() const { return kind == Kind::perturbed || kind == Kind::mixture; }
   bool is_box() const;

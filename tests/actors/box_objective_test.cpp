@@ -292,6 +292,6 @@ TEST_CASE("failed evaluations are skipped, recorded with their reason and counte
   o.out_dir = (dir / "abort").string();
   o.objective = std::make_shared<const RemoteBowl>(4, std::chrono::milliseconds(1), 2, true);
   CHECK_THROWS_WITH(run_federation(c, o), Catch::Contains("agent 2") &&
-                                              Catch::Contains("on_failure = abort") &&
+                                              Catch::Contains("stops the run") &&
                                               Catch::Contains("worker_error"));
 }

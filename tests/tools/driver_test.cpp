@@ -75,7 +75,9 @@ TEST_CASE("the loop driver and the actors write the same records for every shipp
           "[cli][driver]") {
   std::vector<fs::path> files;
   for (const auto& e : fs::recursive_directory_iterator(scenarios))  // HCT has no actors
-    if (e.path().extension() == ".toml" && !is_hct(e.path())) files.push_back(e.path());
+    if (e.path().extension() == ".toml" && !is_hct(e.path()) &&
+        slurp(e.path()).find("kind = \"tcp\"") == std::string::npos)  // needs its service
+      files.push_back(e.path());
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 10);
   for (const fs::path& file : files) {
