@@ -152,7 +152,14 @@ BoxMaximum maximize_features_on_box(const RandomFourierFeatures& rff,
   if (omega.size() != rff.num_features())
     throw std::invalid_argument("omega must have one weight per feature");
   const Eigen::MatrixXd X = uniform_in_box(box, options.num_random, rng);
-  const Eigen::VectorXd scores = rff.feature_matrix(X) * omega;
+  // Scored in blocks of rows: a block's features stay small (no megabyte temporaries per
+  // maximisation, which the allocator would map and unmap every time).
+  constexpr Eigen::Index block = 64;
+  Eigen::VectorXd scores(X.rows());
+  for (Eigen::Index b = 0; b < X.rows(); b += block) {
+    const Eigen::Index n = std::min(block, X.rows() - b);
+    scores.segment(b, n).noalias() = rff.feature_matrix(X.middleRows(b, n)) * omega;
+  }
   const ValueAndGradient f = [&](const Eigen::Ref<const Eigen::VectorXd>& x,
                                  Eigen::Ref<Eigen::VectorXd> gradient) {
     return rff.value_and_gradient(x, omega, gradient);
