@@ -52,7 +52,12 @@ TEST_CASE("fedsim run: stopped at a checkpoint, resumed to the uninterrupted run
     const char* shrink;
   };
   for (const Case& c : {Case{"stragglers/deadline.toml", "--set world.agents=12 --set algorithm.iterations=10"},
-                        Case{"xarmed/stragglers-garland.toml", "--set world.agents=5 --set algorithm.budget=2000"}}) {
+                        Case{"xarmed/stragglers-garland.toml", "--set world.agents=5 --set algorithm.budget=2000"},
+                        // A continuous box (Branin): points and pending answers in the state.
+                        Case{"stragglers/deadline.toml",
+                             "--set world.agents=12 --set algorithm.iterations=10 --set "
+                             "'world.objective.kind=\"branin\"' --set "
+                             "algorithm.acquisition_candidates=200"}}) {
     INFO(c.scenario);
     const std::string base = q(scenarios / c.scenario) + " " + c.shrink + " --quiet";
     const fs::path ref = dir / "reference", run = dir / "interrupted";
