@@ -13,6 +13,7 @@
 #include "actors/logging.hpp"
 #include "actors/policy/liveness.hpp"
 #include "actors/policy/registry.hpp"
+#include "actors/run_keys.hpp"
 #include "actors/server.hpp"
 #include "actors/world_objective.hpp"
 
@@ -149,8 +150,9 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
   self->receive_while([&] { return !finished; })(
       [&](std::uint64_t sent, std::uint64_t delivered, std::uint64_t dropped,
           std::uint64_t duplicated, std::uint64_t corrupted, std::uint64_t bytes,
-          double final_time) {
-        result.network = {sent, delivered, dropped, duplicated, corrupted, bytes, final_time};
+          double final_time, double lateness_median, double lateness_p99) {
+        result.network = {sent,  delivered,  dropped,         duplicated,  corrupted,
+                          bytes, final_time, lateness_median, lateness_p99};
         finished = true;
       },
       [&](caf::error& e) {
@@ -218,7 +220,11 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
               result.releases = st.steps;
             },
             on_error);
-  for (const auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
+  // Agents are stopped with the run's failure, if any: agents in other processes
+  // (actors/remote/) then learn that the run failed, not that it ended.
+  const caf::error stop = failure.empty() ? caf::error{caf::exit_reason::user_shutdown}
+                                          : caf::make_error(caf::sec::runtime_error, "the run failed: " + failure);
+  for (const auto& a : agents) self->send_exit(a, stop);
   for (const auto& a : {network, server, recorder, accountant})
     if (a) self->send_exit(a, caf::exit_reason::user_shutdown);
   if (!failure.empty()) throw RunFailure(failure);
@@ -277,10 +283,31 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
 
 }  // namespace
 
+std::shared_ptr<AgentShared> make_agent_shared(const scenario::ScenarioConfig& config,
+                                               std::shared_ptr<const FederatedObjective> objective,
+                                               caf::actor network, caf::actor recorder) {
+  const fbo::ReferenceConfig algo = scenario::reference_config(config);
+  auto shared = std::make_shared<AgentShared>();
+  shared->context = fbo::make_agent_context(algo, objective->domain());
+  shared->objective = std::move(objective);
+  shared->config = algo;
+  shared->step = algo.step_settings();
+  shared->wait_for_broadcast = policy::make_round_policy(config.policy)->agents_wait();
+  shared->network = std::move(network);
+  shared->recorder = std::move(recorder);
+  shared->fail_agent = fail_agent_from_environment();
+  return shared;
+}
+
 RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConfig& config,
                          const RunOptions& options) {
   if (config.xarmed.hct)  // tools/fedsim/loop_driver.cpp runs it; the actors have no HCT
     throw std::invalid_argument("key 'algorithm.name': \"hct\" runs on the loop driver only");
+  if (config.run.wall() && (!options.checkpoint_dir.empty() || options.resume))
+    throw std::invalid_argument(
+        "key '" + run_keys::full(run_keys::time) + "': a run in wall-clock time takes and resumes "
+        "no checkpoint (it has no quiet moment to save): leave RunOptions::checkpoint_dir and "
+        "resume unset");
   for (const std::string& w : policy::liveness_warnings(config)) logger("federation")->warn("{}", w);
   if (config.xarmed.enabled) {
     if (options.objective)
@@ -294,12 +321,19 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   const int N = algo.agents;
   const bool is_private = algo.is_private();
 
-  // Engine objects, built once and shared read-only by every agent.
-  // The embedding program's objective, or the scenario's (actors/world_objective.hpp).
-  const std::shared_ptr<const FederatedObjective> objective =
-      options.objective ? options.objective : make_world_objective(config, options.out_dir);
-  check_fbo_objective(*objective, N);
-  const auto context = fbo::make_agent_context(algo, objective->domain());
+  if (options.agent_host && options.objective)
+    throw std::invalid_argument("RunOptions: an agent host's agents evaluate their own objective; "
+                                "leave RunOptions::objective unset");
+  // Engine objects, built once and shared read-only by every agent: the embedding program's
+  // objective, or the scenario's (actors/world_objective.hpp); none when the agents live
+  // elsewhere (they evaluate theirs there).
+  std::shared_ptr<const FederatedObjective> objective;
+  if (!options.agent_host) {
+    objective = options.objective ? options.objective : make_world_objective(config, options.out_dir);
+    check_fbo_objective(*objective, N);
+  }
+  const int dimension =
+      objective ? objective->dimension() : config.world.objective.effective_dimension();
   const NetworkPlan plan = make_network_plan(config);
 
   const caf::actor recorder = system.spawn(recorder_actor, options.observer, options.out_dir,
@@ -310,20 +344,25 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
                               algo.effective_delta(), config.privacy.budget);
   const caf::actor network = system.spawn(network_actor, plan, checkpoint_settings(options));
 
-  auto agent_shared = std::make_shared<AgentShared>();
-  agent_shared->context = context;
-  agent_shared->objective = objective;
-  agent_shared->config = algo;
-  agent_shared->step = algo.step_settings();
-  agent_shared->wait_for_broadcast = policy::make_round_policy(config.policy)->agents_wait();
-  agent_shared->network = network;
-  agent_shared->recorder = recorder;
-  agent_shared->fail_agent = fail_agent_from_environment();
   std::vector<caf::actor> agents;
-  agents.reserve(N);
-  for (int n = 0; n < N; ++n)
-    agents.push_back(system.spawn(agent_actor, static_cast<node_id>(n),
-                                  std::shared_ptr<const AgentShared>(agent_shared)));
+  if (options.agent_host) {
+    try {
+      agents = options.agent_host(
+          AgentSlots{network, recorder, N, algo.features, dimension});
+      if (agents.size() != static_cast<std::size_t>(N))
+        throw std::logic_error("RunOptions::agent_host: " + std::to_string(agents.size()) +
+                               " agents for " + std::to_string(N) + " ids");
+    } catch (...) {
+      for (const auto& a : {network, recorder, accountant})
+        if (a) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+      throw;
+    }
+  } else {
+    const auto shared = make_agent_shared(config, objective, network, recorder);
+    agents.reserve(N);
+    for (int n = 0; n < N; ++n)
+      agents.push_back(system.spawn(agent_actor, static_cast<node_id>(n), shared));
+  }
 
   auto server_shared = std::make_shared<ServerShared>();
   server_shared->config = algo;
@@ -338,7 +377,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   logger("federation")->info("run '{}': {} agents, {}, seed {}, output {}", config.name, N,
                              fbo::to_string(algo.algorithm), config.seed, options.out_dir);
   RunResult result = drive(system, config, options, network, server, agents, recorder,
-                           accountant, algo.learners(), algo.iterations, objective->dimension());
+                           accountant, algo.learners(), algo.iterations, dimension);
   result.delta = algo.effective_delta();
   if (!result.mean_simple_regret.empty()) result.final_simple_regret = result.mean_simple_regret.back();
   result.wall_time =

@@ -4,17 +4,30 @@
 /// program that wants a federation inside its own code.
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "actors/agent.hpp"
 #include "actors/checkpoint/checkpoint.hpp"
 #include "actors/network.hpp"
 #include "actors/recorder.hpp"
+#include "actors/remote/remote_stats.hpp"
 #include "actors/run_config.hpp"
 #include "engine/objectives/federated_objective.hpp"
 
 namespace fedsim::actors {
+
+/// What an agent host needs to stand in agents for a run (RunOptions::agent_host).
+struct AgentSlots {
+  caf::actor network;
+  caf::actor recorder;
+  int agents = 0;      ///< N: ids 0 .. N-1
+  int features = 0;    ///< a report's vector length
+  int dimension = 0;   ///< the objective's
+};
 
 struct RunOptions {
   std::string out_dir = "out/run";  ///< observations.csv, rounds.csv, events.jsonl go here
@@ -29,6 +42,12 @@ struct RunOptions {
   /// Rows of each output file the recorder holds in memory before it spills sorted chunks
   /// to hidden files in out_dir (merged at the end): bounds a long run's memory.
   std::size_t recorder_rows = default_recorder_rows;
+  /// Where the agents live (FBO family). Null: spawned in this actor system, each evaluating
+  /// `objective`. Set: called once the network and the recorder exist, it returns one actor
+  /// per agent id for the network to deliver to (fedsim serve: stand-ins for agents in other
+  /// processes, actors/remote/serve.hpp); the run builds no objective then. It may block
+  /// (waiting for agents to join) and throw, which ends the run before it starts.
+  std::function<std::vector<caf::actor>(const AgentSlots&)> agent_host;
 
   /// Checkpoints (actors/checkpoint/checkpoint.hpp): none unless checkpoint_dir is set. Each
   /// new checkpoint replaces the folder's previous one.
@@ -70,7 +89,18 @@ struct RunResult {
   /// agent past its initial design); `reason` says why (empty when completed).
   bool completed = true;
   std::string reason;
+  /// fedsim serve (actors/remote/serve.hpp): joins, refusals, dropped remote messages and lost
+  /// agents; absent for a run in one process.
+  std::optional<remote::RemoteCounts> remote;
 };
+
+/// What every agent of an FBO run shares (actors/agent.hpp), for the scenario `config`: the
+/// engine context of the objective's domain, the algorithm, the policy's waiting rule, the
+/// network and the recorder the agents send to (fedsim agents: the stand-ins in the server's
+/// process).
+std::shared_ptr<AgentShared> make_agent_shared(const scenario::ScenarioConfig& config,
+                                               std::shared_ptr<const FederatedObjective> objective,
+                                               caf::actor network, caf::actor recorder);
 
 /// Registers fedsim's message types: call on the config of an actor system that will host a
 /// federation.

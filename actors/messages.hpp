@@ -1,6 +1,7 @@
 #pragma once
 /// Every message exchanged by fedsim's actors: plain structs with a CAF inspect overload (so
-/// they can cross a process boundary), registered in one type-ID block. Nothing else lives here.
+/// they can cross a process boundary; every double through `wire()`, bit for bit), registered in
+/// one type-ID block. Nothing else lives here.
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -8,6 +9,8 @@
 #include <vector>
 
 #include <caf/all.hpp>
+
+#include "actors/wire_double.hpp"
 
 namespace fedsim::actors {
 
@@ -30,7 +33,8 @@ typename Inspector::result_type inspect(Inspector& f, shared_buffer& x) {
     x.data = std::make_shared<const std::vector<double>>(std::move(tmp));
     return caf::none;
   });
-  return f(caf::meta::type_name("shared_buffer"), tmp, load);
+  auto values = wire(tmp);
+  return f(caf::meta::type_name("shared_buffer"), values, load);
 }
 
 /// What every federation actor sends to the network: a payload for `to`, leaving the sender
@@ -46,7 +50,8 @@ struct envelope {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, envelope& x) {
-  return f(caf::meta::type_name("envelope"), x.from, x.to, x.delay, x.bytes, x.payload);
+  auto w_delay = wire(x.delay);
+  return f(caf::meta::type_name("envelope"), x.from, x.to, w_delay, x.bytes, x.payload);
 }
 
 /// Appended by the network to every payload it delivers: the virtual time of delivery.
@@ -56,7 +61,8 @@ struct virtual_time {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, virtual_time& x) {
-  return f(caf::meta::type_name("virtual_time"), x.seconds);
+  auto w_seconds = wire(x.seconds);
+  return f(caf::meta::type_name("virtual_time"), w_seconds);
 }
 
 /// Server -> agents at time 0: run the initial design (round 0).
@@ -98,7 +104,8 @@ struct report {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, report& x) {
-  return f(caf::meta::type_name("report"), x.round, x.agent, x.omega, x.digest);
+  auto w_omega = wire(x.omega);
+  return f(caf::meta::type_name("report"), x.round, x.agent, w_omega, x.digest);
 }
 
 /// A self-addressed wake-up: the server's deadline for a round, or an agent's evaluations
@@ -173,8 +180,15 @@ struct observation_event {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, observation_event& x) {
-  return f(caf::meta::type_name("observation_event"), x.agent, x.iteration, x.index, x.time, x.x,
-           x.y, x.f, x.simple_regret, x.best_y, x.branch, x.source, x.wall_seconds);
+  auto w_time = wire(x.time);
+  auto w_y = wire(x.y);
+  auto w_f = wire(x.f);
+  auto w_simple_regret = wire(x.simple_regret);
+  auto w_best_y = wire(x.best_y);
+  auto w_wall_seconds = wire(x.wall_seconds);
+  auto w_x = wire(x.x);
+  return f(caf::meta::type_name("observation_event"), x.agent, x.iteration, x.index, w_time, w_x,
+           w_y, w_f, w_simple_regret, w_best_y, x.branch, x.source, w_wall_seconds);
 }
 
 /// An external evaluator -> the agent that submitted the query (posted from the evaluator's
@@ -196,8 +210,12 @@ struct evaluation_result {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, evaluation_result& x) {
-  return f(caf::meta::type_name("evaluation_result"), x.generation, x.slot, x.ok, x.y, x.f,
-           x.cost, x.wall_seconds, x.attempts, x.failure_kind, x.failure_message, x.fatal);
+  auto w_y = wire(x.y);
+  auto w_f = wire(x.f);
+  auto w_cost = wire(x.cost);
+  auto w_wall_seconds = wire(x.wall_seconds);
+  return f(caf::meta::type_name("evaluation_result"), x.generation, x.slot, x.ok, w_y, w_f,
+           w_cost, w_wall_seconds, x.attempts, x.failure_kind, x.failure_message, x.fatal);
 }
 
 /// Recorder -> driver, when the files are written (recorder.hpp, finish_atom).
@@ -211,8 +229,11 @@ struct finish_summary {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, finish_summary& x) {
-  return f(caf::meta::type_name("finish_summary"), x.curve, x.last_time, x.without,
-           x.mean_best_observed, x.failed_evaluations);
+  auto w_last_time = wire(x.last_time);
+  auto w_mean_best_observed = wire(x.mean_best_observed);
+  auto w_curve = wire(x.curve);
+  return f(caf::meta::type_name("finish_summary"), w_curve, w_last_time, x.without,
+           w_mean_best_observed, x.failed_evaluations);
 }
 
 /// Server -> recorder: what one round did.
@@ -234,9 +255,13 @@ struct round_event {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, round_event& x) {
-  return f(caf::meta::type_name("round_event"), x.round, x.time, x.participants, x.selected, x.late,
-           x.dropped, x.rejected, x.clipped, x.alive, x.noise_std, x.epsilon, x.released,
-           x.aggregate_norm);
+  auto w_time = wire(x.time);
+  auto w_noise_std = wire(x.noise_std);
+  auto w_epsilon = wire(x.epsilon);
+  auto w_aggregate_norm = wire(x.aggregate_norm);
+  return f(caf::meta::type_name("round_event"), x.round, w_time, x.participants, x.selected, x.late,
+           x.dropped, x.rejected, x.clipped, x.alive, w_noise_std, w_epsilon, x.released,
+           w_aggregate_norm);
 }
 
 /// Network or server -> recorder: one line of events.jsonl. `seq` orders events of the same
@@ -256,7 +281,8 @@ struct network_event {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, network_event& x) {
-  return f(caf::meta::type_name("network_event"), x.time, x.seq, x.kind, x.from, x.to, x.payload,
+  auto w_time = wire(x.time);
+  return f(caf::meta::type_name("network_event"), w_time, x.seq, x.kind, x.from, x.to, x.payload,
            x.round, x.bytes, x.reason);
 }
 
@@ -285,7 +311,8 @@ struct phase_report {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, phase_report& x) {
-  return f(caf::meta::type_name("phase_report"), x.client, x.phase, x.means, x.pulls, x.digest);
+  auto w_means = wire(x.means);
+  return f(caf::meta::type_name("phase_report"), x.client, x.phase, w_means, x.pulls, x.digest);
 }
 
 /// Fed-PNE client -> recorder: its cumulative regret after a phase's pulls.
@@ -299,8 +326,10 @@ struct pull_event {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, pull_event& x) {
-  return f(caf::meta::type_name("pull_event"), x.client, x.phase, x.steps, x.time,
-           x.cumulative_regret);
+  auto w_time = wire(x.time);
+  auto w_cumulative_regret = wire(x.cumulative_regret);
+  return f(caf::meta::type_name("pull_event"), x.client, x.phase, x.steps, w_time,
+           w_cumulative_regret);
 }
 
 /// Fed-PNE server -> recorder: what closing a phase did.
@@ -322,9 +351,12 @@ struct phase_event {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, phase_event& x) {
-  return f(caf::meta::type_name("phase_event"), x.phase, x.time, x.depth, x.nodes,
+  auto w_time = wire(x.time);
+  auto w_best_mean = wire(x.best_mean);
+  auto w_confidence_width = wire(x.confidence_width);
+  return f(caf::meta::type_name("phase_event"), x.phase, w_time, x.depth, x.nodes,
            x.pulls_per_node, x.reporters, x.excluded, x.late, x.rejected, x.alive, x.survivors,
-           x.best_mean, x.confidence_width);
+           w_best_mean, w_confidence_width);
 }
 
 /// Accountant replies: epsilon so far and whether the requested step was granted.
@@ -336,7 +368,62 @@ struct privacy_status {
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, privacy_status& x) {
-  return f(caf::meta::type_name("privacy_status"), x.granted, x.epsilon, x.steps);
+  auto w_epsilon = wire(x.epsilon);
+  return f(caf::meta::type_name("privacy_status"), x.granted, w_epsilon, x.steps);
+}
+
+/// Remote join (actors/remote/, fedsim serve / fedsim agents). A process hosting agents asks
+/// the server's gatekeeper for `ids` (join_hello) and gets a fresh nonce (join_challenge); it
+/// answers HMAC-SHA256 of the nonce and the ids keyed by the shared secret (join_proof) and
+/// gets the run's resolved scenario and one stand-in (proxy) per id (join_welcome); it spawns
+/// its agents wired to those stand-ins and hands them over (join_agents).
+struct join_hello {
+  std::vector<std::uint32_t> ids;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, join_hello& x) {
+  return f(caf::meta::type_name("join_hello"), x.ids);
+}
+
+struct join_challenge {
+  std::vector<std::uint8_t> nonce;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, join_challenge& x) {
+  return f(caf::meta::type_name("join_challenge"), x.nonce);
+}
+
+struct join_proof {
+  std::vector<std::uint32_t> ids;
+  std::vector<std::uint8_t> nonce;
+  std::vector<std::uint8_t> mac;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, join_proof& x) {
+  return f(caf::meta::type_name("join_proof"), x.ids, x.nonce, x.mac);
+}
+
+struct join_welcome {
+  std::string scenario;  ///< the resolved scenario (config.resolved.toml's text)
+  std::vector<caf::actor> proxies;  ///< one per id, in the order of the ids
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, join_welcome& x) {
+  return f(caf::meta::type_name("join_welcome"), x.scenario, x.proxies);
+}
+
+struct join_agents {
+  std::vector<std::uint32_t> ids;
+  std::vector<caf::actor> agents;  ///< in the order of the ids
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, join_agents& x) {
+  return f(caf::meta::type_name("join_agents"), x.ids, x.agents);
 }
 
 }  // namespace fedsim::actors
@@ -363,6 +450,11 @@ CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::pull_event))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::phase_event))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::evaluation_result))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::finish_summary))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::join_hello))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::join_challenge))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::join_proof))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::join_welcome))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::join_agents))
 CAF_ADD_ATOM(fedsim, fedsim::actors, run_atom, "run")
 CAF_ADD_ATOM(fedsim, fedsim::actors, charge_atom, "charge")
 CAF_ADD_ATOM(fedsim, fedsim::actors, finish_atom, "finish")
@@ -373,4 +465,8 @@ CAF_ADD_ATOM(fedsim, fedsim::actors, checkpoint_atom, "checkpoint")
 CAF_ADD_ATOM(fedsim, fedsim::actors, save_atom, "save")
 CAF_ADD_ATOM(fedsim, fedsim::actors, restore_atom, "restore")
 CAF_ADD_ATOM(fedsim, fedsim::actors, resume_atom, "resume")
+// Distributed runs (actors/remote/): (lost_atom, id) an agent's process is gone; (rejoin_atom,
+// id) a new agent joined for that id.
+CAF_ADD_ATOM(fedsim, fedsim::actors, lost_atom, "lost")
+CAF_ADD_ATOM(fedsim, fedsim::actors, rejoin_atom, "rejoin")
 CAF_END_TYPE_ID_BLOCK(fedsim)

@@ -75,7 +75,12 @@ void process_send(self_ptr self, std::uint64_t counter, envelope env) {
   const node_id sender = env.from;
   double departure = s.now + env.delay;
   if (env.from == env.to) {  // a timer; an agent's evaluations cost its compute time
-    if (is_agent(sender, s) && env.payload.match_elements<timer>()) {
+    if (is_agent(sender, s) && env.payload.match_elements<timer>() && s.plan.clock.wall &&
+        !s.plan.clock.injected_compute) {
+      // Wall-clock time: the evaluations really ran before the agent sent its timer, so their
+      // time is in `now` already; nothing is added (injected_compute also charges the model's).
+      departure = s.now;
+    } else if (is_agent(sender, s) && env.payload.match_elements<timer>()) {
       const AgentPlan& plan = s.plan.agents[sender];
       RandomStream rng(s.plan.seed, "network.compute", sender, counter);
       const int evaluations = env.payload.get_as<timer>(0).evaluations;
@@ -119,9 +124,13 @@ void process_send(self_ptr self, std::uint64_t counter, envelope env) {
 }
 
 void advance(self_ptr self);
+void pump(self_ptr self);
 
 void on_reply(self_ptr self) {
-  if (--self->state.outstanding == 0) advance(self);
+  auto& s = self->state;
+  --s.outstanding;
+  if (s.plan.clock.wall) return pump(self);  // the clock did not wait: the run may be over
+  if (s.outstanding == 0) advance(self);
 }
 
 /// A member failed (its handler threw, or it died): the run ends with that error, now. Going
@@ -134,6 +143,86 @@ void fail_run(self_ptr self, const caf::error& reason) {
   s.finished.deliver(reason);
 }
 
+/// The q-quantile of `v` (sorted in place), interpolated linearly between order statistics;
+/// NaN for none.
+double quantile(std::vector<double>& v, double q) {
+  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
+  std::sort(v.begin(), v.end());
+  const double at = q * static_cast<double>(v.size() - 1);
+  const std::size_t below = static_cast<std::size_t>(std::floor(at));
+  const std::size_t above = std::min(below + 1, v.size() - 1);
+  return v[below] + (at - static_cast<double>(below)) * (v[above] - v[below]);
+}
+
+/// The run is over: its totals to the caller of run.
+void finish(self_ptr self, double final_time) {
+  auto& s = self->state;
+  s.totals.final_time = final_time;
+  if (s.plan.clock.wall) {
+    s.totals.lateness_median = quantile(s.lateness, 0.5);
+    s.totals.lateness_p99 = quantile(s.lateness, 0.99);
+  }
+  s.running = false;
+  const auto& t = s.totals;
+  s.finished.deliver(t.sent, t.delivered, t.dropped, t.duplicated, t.corrupted, t.bytes,
+                     t.final_time, t.lateness_median, t.lateness_p99);
+}
+
+/// Wall seconds since the run started (wall-clock time).
+double elapsed(const NetworkState& s) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - s.start).count();
+}
+
+/// Delivers one event taken from the queue at its time (s.now): as a request, or dropped (no
+/// such recipient, recipient down); an agent's own timer while it is unavailable (not crashed)
+/// goes back into the queue for when it is available again.
+void deliver(self_ptr self, PendingEvent ev) {
+  auto& s = self->state;
+  const node_id to = ev.env.to;
+  caf::actor dest;
+  if (to == server_node) dest = s.wiring.server;
+  else if (is_agent(to, s)) dest = s.wiring.agents[to];
+  if (!dest) {
+    ++s.totals.dropped;
+    log(self, "drop", ev.env, "unknown recipient");
+    return;
+  }
+  // An agent outside its availability window gets no notice: its own timers (work in
+  // progress) wait until it is available again instead of being lost with it.
+  if (!ev.system && is_agent(to, s) && ev.env.from == to && s.plan.agents[to].down(s.now) &&
+      !s.plan.agents[to].crashed(s.now)) {
+    const double resume = s.plan.agents[to].next_available(s.now);
+    if (std::isfinite(resume)) {
+      ev.time = resume;
+      s.queue.push(std::move(ev));
+      return;
+    }
+  }
+  if (is_agent(to, s) && s.lost[to]) {
+    ++s.totals.dropped;
+    log(self, "drop", ev.env, "recipient lost");
+    return;
+  }
+  if (!ev.system && is_agent(to, s) && s.plan.agents[to].down(s.now)) {
+    ++s.totals.dropped;
+    log(self, "drop", ev.env, "recipient down");
+    return;
+  }
+  ++s.totals.delivered;
+  log(self, "deliver", ev.env);
+  ++s.outstanding;
+  if (s.plan.clock.wall) s.lateness.push_back(elapsed(s) - ev.time * s.plan.clock.time_scale);
+  self->request(dest, caf::infinite, ev.env.payload + caf::make_message(virtual_time{s.now}))
+      .then([self](caf::ok_atom) { on_reply(self); },
+            [self, to](caf::error& e) {
+              // A recipient that is gone (its down message may come later) is named here.
+              if (e != caf::sec::request_receiver_down) return fail_run(self, e);
+              fail_run(self, member_failure(to == server_node ? "server" : "agent " + std::to_string(to),
+                                            "stopped before it answered a delivery (" +
+                                                caf::to_string(e) + ")"));
+            });
+}
+
 /// Queues what the last time's handlers sent, then delivers every event of the next time.
 void advance(self_ptr self) {
   auto& s = self->state;
@@ -143,14 +232,7 @@ void advance(self_ptr self) {
     });
     for (auto& [counter, env] : s.inbox) process_send(self, counter, std::move(env));
     s.inbox.clear();
-    if (s.queue.empty()) {
-      s.totals.final_time = s.now;
-      s.running = false;
-      const auto& t = s.totals;
-      s.finished.deliver(t.sent, t.delivered, t.dropped, t.duplicated, t.corrupted, t.bytes,
-                         t.final_time);
-      return;
-    }
+    if (s.queue.empty()) return finish(self, s.now);
     // A quiet moment: every member idle, every message in flight queued.
     const int signal = s.checkpoints.interrupt ? s.checkpoints.interrupt->load() : 0;
     if (s.driver && (s.checkpoint_due || signal != 0)) {
@@ -164,39 +246,47 @@ void advance(self_ptr self) {
     while (!s.queue.empty() && s.queue.top().time == s.now) {
       PendingEvent ev = s.queue.top();
       s.queue.pop();
-      const node_id to = ev.env.to;
-      caf::actor dest;
-      if (to == server_node) dest = s.wiring.server;
-      else if (is_agent(to, s)) dest = s.wiring.agents[to];
-      if (!dest) {
-        ++s.totals.dropped;
-        log(self, "drop", ev.env, "unknown recipient");
-        continue;
-      }
-      // An agent outside its availability window gets no notice: its own timers (work in
-      // progress) wait until it is available again instead of being lost with it.
-      if (!ev.system && is_agent(to, s) && ev.env.from == to && s.plan.agents[to].down(s.now) &&
-          !s.plan.agents[to].crashed(s.now)) {
-        const double resume = s.plan.agents[to].next_available(s.now);
-        if (std::isfinite(resume)) {
-          ev.time = resume;
-          s.queue.push(std::move(ev));
-          continue;
-        }
-      }
-      if (!ev.system && is_agent(to, s) && s.plan.agents[to].down(s.now)) {
-        ++s.totals.dropped;
-        log(self, "drop", ev.env, "recipient down");
-        continue;
-      }
-      ++s.totals.delivered;
-      log(self, "deliver", ev.env);
-      ++s.outstanding;
-      self->request(dest, caf::infinite, ev.env.payload + caf::make_message(virtual_time{s.now}))
-          .then([self](caf::ok_atom) { on_reply(self); },
-                [self](caf::error& e) { fail_run(self, e); });
+      deliver(self, std::move(ev));
     }
   }
+}
+
+/// Wall-clock time: arms a wake-up for the earliest queued event unless one as early is on its
+/// way. delayed_send cannot be taken back: an earlier event arms a new one, and the older one,
+/// when it comes, is stale (it only delivers what is due).
+void arm_wake_up(self_ptr self) {
+  auto& s = self->state;
+  if (s.queue.empty() || s.failed || !s.running) return;
+  const double due = s.queue.top().time;
+  if (s.wake_armed && s.wake_due <= due) return;
+  if (!std::isfinite(due))  // no event is queued for ever (infinite waits send no timer)
+    throw std::logic_error("network: an event queued at time " + std::to_string(due) +
+                           " can never be delivered in wall-clock time");
+  // At most an hour per wake-up (a far event re-arms when it comes); rounded up, so that the
+  // event is due when it comes.
+  const double wait = std::clamp(due * s.plan.clock.time_scale - elapsed(s), 0.0, 3600.0);
+  const auto delay = std::chrono::ceil<std::chrono::microseconds>(std::chrono::duration<double>(wait));
+  s.wake_armed = true;
+  s.wake_due = due;
+  self->delayed_send(caf::actor_cast<caf::actor>(self), delay, wake_atom::value, ++s.wake_seq);
+}
+
+/// Wall-clock time: delivers every event that is due (its model time x time_scale has passed),
+/// in queue order, without waiting for replies; arms the next wake-up; ends the run when
+/// nothing is queued or outstanding.
+void pump(self_ptr self) {
+  auto& s = self->state;
+  if (!s.running || s.failed) return;
+  while (!s.queue.empty() && !s.failed &&
+         s.queue.top().time * s.plan.clock.time_scale <= elapsed(s)) {
+    PendingEvent ev = s.queue.top();
+    s.queue.pop();
+    s.now = s.last_event = ev.time;
+    deliver(self, std::move(ev));
+  }
+  if (s.failed) return;
+  if (s.queue.empty() && s.outstanding == 0 && s.inbox.empty()) return finish(self, s.last_event);
+  arm_wake_up(self);
 }
 
 /// The network's checkpoint fields (the plan and the wiring come from the scenario and the
@@ -242,6 +332,7 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
   s.plan = std::move(plan);
   s.checkpoints = checkpoints;
   s.agent_counters.assign(s.plan.agents.size(), 0);
+  s.lost.assign(s.plan.agents.size(), false);
   fail_loudly(self, "network");
   self->set_down_handler([self](caf::down_msg& d) {
     if (d.reason && d.reason != caf::exit_reason::user_shutdown) fail_run(self, d.reason);
@@ -267,8 +358,43 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
       [self](envelope& env) {
         auto& s = self->state;
         const std::uint64_t counter = next_counter(s, env.from);
+        if (s.plan.clock.wall && s.running) {  // processed at once, at the real time
+          s.now = elapsed(s) / s.plan.clock.time_scale;
+          process_send(self, counter, std::move(env));
+          return pump(self);
+        }
         s.inbox.emplace_back(counter, std::move(env));
-        if (s.running && s.outstanding == 0 && !s.paused) advance(self);
+        if (s.running && s.outstanding == 0 && !s.paused && !s.plan.clock.wall) advance(self);
+      },
+      [self](wake_atom, std::uint64_t seq) {
+        auto& s = self->state;
+        if (seq == s.wake_seq) s.wake_armed = false;  // the armed one; an older one is stale
+        pump(self);
+      },
+      [self](lost_atom, node_id agent) -> double {
+        auto& s = self->state;
+        if (!is_agent(agent, s) || !s.plan.clock.wall || !s.running || s.lost[agent]) return s.now;
+        s.now = elapsed(s) / s.plan.clock.time_scale;
+        s.lost[agent] = true;
+        log(self, "lost", envelope{network_node, agent, 0.0, 0, caf::make_message(crash_notice{false})},
+            "process lost");
+        if (std::isfinite(s.plan.detection_delay))
+          enqueue_system(self, s.now + s.plan.detection_delay, server_node,
+                         caf::make_message(membership_notice{agent, false}));
+        const double now = s.now;
+        pump(self);
+        return now;
+      },
+      [self](rejoin_atom, node_id agent) {
+        auto& s = self->state;
+        if (!is_agent(agent, s) || !s.plan.clock.wall || !s.running || !s.lost[agent]) return;
+        s.now = elapsed(s) / s.plan.clock.time_scale;
+        s.lost[agent] = false;
+        log(self, "rejoin", envelope{network_node, agent, 0.0, 0, caf::make_message(recover_notice{})},
+            "state lost");
+        enqueue_system(self, s.now, agent, caf::make_message(recover_notice{}));
+        enqueue_system(self, s.now, server_node, caf::make_message(membership_notice{agent, true}));
+        pump(self);
       },
       [self](checkpoint_atom, std::int64_t rounds_closed) {
         auto& s = self->state;
@@ -296,6 +422,8 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
         s.driver = caf::actor_cast<caf::actor>(self->current_sender());
         s.finished = self->make_response_promise();
         s.running = true;
+        if (s.restored && s.plan.clock.wall)  // run_federation refuses it first
+          throw std::logic_error("network: a checkpoint cannot be resumed in wall-clock time");
         if (s.restored) {  // a checkpoint's state: the run goes on from its quiet moment
           advance(self);
           return s.finished;
@@ -317,7 +445,16 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
         enqueue_system(self, 0.0, server_node, caf::make_message(kickoff{}));
         for (node_id n = 0; n < s.plan.agents.size(); ++n)
           enqueue_system(self, 0.0, n, caf::make_message(kickoff{}));
-        advance(self);
+        if (!s.plan.clock.wall) {
+          advance(self);
+          return s.finished;
+        }
+        s.start = std::chrono::steady_clock::now();
+        s.now = 0.0;
+        // Nothing is sent before the run starts; were anything, it leaves at t = 0.
+        for (auto& [counter, env] : s.inbox) process_send(self, counter, std::move(env));
+        s.inbox.clear();
+        pump(self);
         return s.finished;
       },
   };

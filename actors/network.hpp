@@ -1,12 +1,22 @@
 #pragma once
-/// The network actor: the virtual clock and the straggler/failure injector. In simulation every
+/// The network actor: the clock and the straggler/failure injector. In simulation every
 /// federation message passes through it as an `envelope`; it applies the link model (compute
 /// time, latency, bandwidth, loss, duplication, crashes, partitions, availability, malformed
-/// payloads) and delivers events in (time, sender, sender's counter) order. All events of one
-/// time are delivered as requests; the clock advances when every recipient has replied, so
-/// every envelope a handler sent is queued first (CAF keeps per-pair message order).
+/// payloads) and delivers events in (time, sender, sender's counter) order.
+///
+/// Two clocks, one protocol (NetworkPlan::clock, docs/wall-clock.md):
+///  - virtual time: all events of one time are delivered as requests; the clock advances when
+///    every recipient has replied, so every envelope a handler sent is queued first (CAF keeps
+///    per-pair message order);
+///  - wall-clock time: `now` is the real time since the run started over time_scale (model
+///    seconds), read when an envelope arrives, which is processed at once; each queued event is
+///    delivered (still as a request) when the real clock reaches its time x time_scale, on a
+///    wake-up the network sends itself; the clock never waits for replies. The run ends when
+///    the queue is empty and no request is outstanding.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <queue>
 #include <vector>
@@ -21,6 +31,10 @@ namespace fedsim::actors {
 /// The network's own address (crash notices and other system events come from it).
 constexpr node_id network_node = 0xFFFFFF01u;
 
+/// Wall-clock time: the wake-up the network sends itself (with its number) for the earliest
+/// queued event. An atom of CAF 0.17 is a value: it needs no entry in the type-ID block.
+using wake_atom = caf::atom_constant<caf::atom("wake")>;
+
 /// Totals the network reports when the run is over.
 struct NetworkTotals {
   std::uint64_t sent = 0;
@@ -30,6 +44,12 @@ struct NetworkTotals {
   std::uint64_t corrupted = 0;
   std::uint64_t bytes = 0;
   double final_time = 0.0;
+  /// Wall-clock time only (NaN in virtual time, and with no delivery): the median and the 99th
+  /// percentile (linear interpolation between order statistics) over every delivery of its
+  /// lateness, the real time it was delivered minus the real time it was due (its model time x
+  /// time_scale after the run's start), in wall seconds: what the network itself adds.
+  double lateness_median = std::numeric_limits<double>::quiet_NaN();
+  double lateness_p99 = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Wiring: the members' handles, indexed by node id (agents) plus the server.
@@ -93,6 +113,15 @@ struct NetworkState {
   bool paused = false;             ///< waiting for the driver to take a checkpoint
   bool restored = false;           ///< state put back from a checkpoint: no new kickoff
   caf::actor driver;               ///< who started the run: told of each checkpoint
+  // Wall-clock time only.
+  std::chrono::steady_clock::time_point start;  ///< the run's t = 0
+  double last_event = 0.0;         ///< model time of the last event taken from the queue
+  std::vector<double> lateness;    ///< per delivery, wall seconds (NetworkTotals)
+  /// Agents whose process was lost (distributed wall-clock runs): crashed until they rejoin.
+  std::vector<bool> lost;
+  bool wake_armed = false;         ///< a wake-up for wake_due is on its way
+  double wake_due = 0.0;           ///< the model time the armed wake-up was sent for
+  std::uint64_t wake_seq = 0;      ///< the armed wake-up's number (older ones are stale)
   static inline const char* name = "network";
 };
 
@@ -103,14 +132,23 @@ struct NetworkState {
 ///  - `(run_atom)` from the federation: sends `kickoff` to the server and to every agent at
 ///    time 0 (a system event: the start of the run is not a message that can be lost), runs until no
 ///    event is left, then replies (sent, delivered, dropped, duplicated, corrupted, bytes,
-///    final time), or the error of the first member that failed;
+///    final time, lateness median, lateness p99), or the error of the first member that failed;
+///  - `(wake_atom, number)` from itself, wall-clock time only: a wake-up, when the earliest
+///    queued event is due (a stale one, of an earlier number, only delivers what is due);
 ///  - `(checkpoint_atom, rounds closed)` from the server after each round (phase): at the next
 ///    quiet moment (every handler of one time answered, what they sent queued) after a
 ///    multiple of checkpoints.every rounds, or at the first quiet moment after an interrupt,
 ///    the network pauses and sends `(checkpoint_atom, rounds closed, time, signal)` to the
 ///    driver, which saves every member and answers `(resume_atom)` to go on (or stops the
 ///    actors); `(save_atom)` -> the network's own state, `(restore_atom, bytes)` puts it back,
-///    after which `(run_atom)` continues from there instead of sending kickoffs.
+///    after which `(run_atom)` continues from there instead of sending kickoffs. Virtual time
+///    only: a wall-clock run has no quiet moment (run_federation refuses checkpoints with it);
+///  - `(lost_atom, agent)` -> the time now, from an agent's stand-in (actors/remote/), wall-clock
+///    time: the agent's process is gone. The agent counts as crashed from now on (deliveries
+///    to it are dropped, "recipient lost"; the server gets a membership notice after the
+///    detection delay); `(rejoin_atom, agent)`: a new agent joined for it, which recovers now
+///    (recover notice to it, membership notice to the server). Both are events.jsonl lines
+///    (kinds "lost" and "rejoin").
 caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan plan,
                             CheckpointSettings checkpoints = {});
 

@@ -40,11 +40,20 @@ struct AgentPlan {
   bool partitioned(double t) const;
 };
 
+/// The run's clock (the scenario's [run], docs/wall-clock.md): virtual time, or wall-clock time
+/// at time_scale wall seconds per model second.
+struct ClockPlan {
+  bool wall = false;
+  double time_scale = 1.0;        ///< wall: wall seconds per model second
+  bool injected_compute = false;  ///< wall: agents' self-timers also held for modelled compute
+};
+
 struct NetworkPlan {
   std::uint64_t seed = 1;
   std::vector<AgentPlan> agents;
   scenario::MalformedInjection malformed;
   double detection_delay = std::numeric_limits<double>::infinity();
+  ClockPlan clock;
 };
 
 /// The agents a selection names: explicit ids, or the first ceil(fraction * N) of a shuffle
@@ -56,7 +65,7 @@ std::vector<int> select_agents(const std::vector<int>& ids, double fraction, int
 /// probability `drop` (the shorthand) when no model is named.
 std::unique_ptr<faults::LossModel> make_loss_model(const scenario::LinkModel& link);
 
-/// Resolves groups, crashes, partitions and the availability file (actors/network_availability:
+/// Resolves the clock, groups, crashes, partitions and the availability file (actors/network_availability:
 /// CSV agent,start,end). Throws std::invalid_argument naming the file, line and column on a
 /// bad CSV.
 NetworkPlan make_network_plan(const scenario::ScenarioConfig& config);

@@ -108,6 +108,12 @@ const NameTable<PolicyConfig::Staleness>& names(PolicyConfig::Staleness) {
   return t;
 }
 
+const NameTable<RunClockConfig::Time>& names(RunClockConfig::Time) {
+  using T = RunClockConfig::Time;
+  static const NameTable<T> t = {{T::virtual_time, "virtual"}, {T::wall, "wall"}};
+  return t;
+}
+
 const NameTable<SyntheticConfig::Kind>& names(SyntheticConfig::Kind) {
   using K = SyntheticConfig::Kind;
   // The box kinds' names are make_test_function's (actors/world_objective.cpp passes them).

@@ -152,6 +152,20 @@ struct OutputConfig {
   bool events = true;  ///< events.jsonl (large for big runs)
 };
 
+/// Which clock a run keeps ([run] in a scenario file; docs/wall-clock.md). Actors driver only.
+struct RunClockConfig {
+  /// virtual: a discrete-event simulation, the clock jumps from event to event and waits for
+  /// every handler; wall: the network delivers each event when the real clock reaches its
+  /// model time x time_scale, and an agent's compute time is the real time its evaluations take.
+  enum class Time { virtual_time, wall };
+  Time time = Time::virtual_time;
+  double time_scale = 1.0;         ///< wall: wall seconds per model second (finite, > 0)
+  /// wall: an agent's self-timer is also held for its modelled compute time (the objective's
+  /// cost, else the link's compute model per evaluation), as virtual time charges it.
+  bool injected_compute = false;
+  bool wall() const { return time == Time::wall; }
+};
+
 struct ScenarioConfig {
   std::string name = "unnamed";
   std::string source_file;          ///< the file it was loaded from, for messages
@@ -165,6 +179,7 @@ struct ScenarioConfig {
   PolicyConfig policy;
   PrivacyConfig privacy;
   OutputConfig output;
+  RunClockConfig run;
 };
 
 /// The engine's configuration of an FBO run: `algorithm` with the world's, the seed's and the
@@ -185,6 +200,7 @@ using NameTable = std::vector<std::pair<E, std::string>>;
 const NameTable<Distribution::Kind>& names(Distribution::Kind);
 const NameTable<PolicyConfig::Kind>& names(PolicyConfig::Kind);
 const NameTable<PolicyConfig::Staleness>& names(PolicyConfig::Staleness);
+const NameTable<RunClockConfig::Time>& names(RunClockConfig::Time);
 const NameTable<SyntheticConfig::Kind>& names(SyntheticConfig::Kind);
 const NameTable<SyntheticConfig::OnFailure>& names(SyntheticConfig::OnFailure);
 const NameTable<fbo::Algorithm>& names(fbo::Algorithm);

@@ -12,6 +12,7 @@
 #include "actors/network_keys.hpp"
 #include "actors/policy/keys.hpp"
 #include "actors/policy/registry.hpp"
+#include "actors/run_keys.hpp"
 #include "external/settings.hpp"
 #include "scenarios/limits.hpp"
 #include "scenarios/schema.hpp"
@@ -26,6 +27,7 @@ using Policy = PolicyConfig::Kind;
 // The [policy] keys the policies' messages name are spelled once, in actors/policy/keys.hpp.
 namespace policy_keys = actors::policy::keys;
 namespace nk = actors::network_keys;
+namespace rk = actors::run_keys;
 
 // ---------------------------------------------------------------------------------------------
 // When a key has an effect.
@@ -1057,6 +1059,48 @@ const Table<OutputConfig>& output_table() {
   return t;
 }
 
+// ---------------------------------------------------------------------------------------------
+// [run]
+
+/// The key acts only in wall-clock time.
+std::string unless_wall(const ScenarioConfig& c) {
+  return c.run.wall() ? ""
+                      : "used by " + rk::full(rk::time) + " = wall, not " + name_of(c.run.time);
+}
+
+const Table<RunClockConfig>& run_table() {
+  using Time = RunClockConfig::Time;
+  static const Table<RunClockConfig> t{
+      {value(rk::time, &RunClockConfig::time, one_of<Time>(),
+             "virtual: discrete events, the clock jumps from event to event; wall: the network "
+             "delivers each event when the real clock reaches its time x time_scale, and "
+             "compute time is the real time evaluations take (actors driver only; no "
+             "checkpoints; docs/wall-clock.md)"),
+       value(rk::time_scale, &RunClockConfig::time_scale, positive(),
+             "wall: wall seconds per model second (0.01: a model second lasts 10 ms)")
+           .when(unless_wall),
+       value(rk::injected_compute, &RunClockConfig::injected_compute, any<bool>(),
+             "wall: also hold each agent's evaluations for their modelled compute time (the "
+             "objective's cost, else world.network.compute), as virtual time charges it")
+           .when(unless_wall)}};
+  return t;
+}
+
+/// [run], written only when a key differs from its default: a virtual-time configuration's
+/// config.resolved.toml (and its hash) reads as it did before the table existed.
+Field<ScenarioConfig> run_field() {
+  Field<ScenarioConfig> f = table(rk::table, &ScenarioConfig::run, run_table);
+  f.write = [write = f.write](std::string& out, const ScenarioConfig& c, const std::string& key,
+                              Context& ctx) {
+    const RunClockConfig defaults;
+    if (c.run.time == defaults.time && c.run.time_scale == defaults.time_scale &&
+        c.run.injected_compute == defaults.injected_compute)
+      return;
+    write(out, c, key, ctx);
+  };
+  return f;
+}
+
 const Table<ScenarioConfig>& root_table() {
   static const Table<ScenarioConfig> t{{
       value("name", &ScenarioConfig::name,
@@ -1087,6 +1131,7 @@ const Table<ScenarioConfig>& root_table() {
                          : "";
             }),
       table("output", &ScenarioConfig::output, output_table),
+      run_field(),
   }};
   return t;
 }

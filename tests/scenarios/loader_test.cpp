@@ -202,7 +202,8 @@ const char* const shipped[] = {"dp-fts-de-synthetic.toml",
                                "xarmed/stragglers-garland.toml",
                                "xarmed/seir.toml",
                                "xarmed/dp-garland.toml",
-                               "papers/fts-fig1.toml"};
+                               "papers/fts-fig1.toml",
+                               "wall/deadline-chaos.toml"};
 
 std::string shipped_path(const char* name) { return (scenario_dir / name).string(); }
 
@@ -317,7 +318,11 @@ TEST_CASE("to_toml writes a config that loads back equal", "[scenario]") {
     c.world.agents = 12;
     c.world.noise_variance = 0.1 + 0.2;  // 0.30000000000000004: needs 17 digits
     c.world.peer_observations = 6;
-    c.world.objective = {321, 0.05, SyntheticConfig::Kind::mixture, 0.03, 0.4};
+    c.world.objective.grid_size = 321;
+    c.world.objective.lengthscale = 0.05;
+    c.world.objective.kind = SyntheticConfig::Kind::mixture;
+    c.world.objective.perturbation = 0.03;
+    c.world.objective.alpha = 0.4;
     LinkModel& link = c.world.network.link;
     link.compute = {Distribution::Kind::uniform, 0, 0.1, 0.7};
     link.uplink = {Distribution::Kind::exponential, 0, 0, 0, 0.125};

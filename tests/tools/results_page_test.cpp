@@ -134,3 +134,108 @@ TEST_CASE("results_page.py --study-metrics finds the first time the agents' mean
     CHECK(rows[1].at("time_to_threshold").empty());  // never
   }
 }
+
+TEST_CASE("results_page.py shows the distributed-runs benchmark in the Performance section, or how "
+          "to make it", "[cli][results]") {
+  // The page from the shipped results (docs/results/, docs/bench.json) with a hand-made
+  // build/tools/bench_distributed --json file: in-process and served to 1 and 2 agent processes.
+  const fs::path dir = fresh_dir("results-page-distributed");
+  fs::create_directories(dir);
+  const fs::path page = dir / "results.md", bench_file = dir / "bench-distributed.json";
+  nlohmann::json mode_in = {{"mode", "in-process"}, {"processes", 0}, {"runs", 3}, {"failed", 0},
+                            {"records_differ", 0}, {"records_equal", true},
+                            {"run_wall_s", 0.4121}, {"command_wall_s", 0.4557},
+                            {"agent_iterations_per_s", 4853.19}, {"ratio", 1.0},
+                            {"messages", 5990}, {"added_us_per_message", nullptr},
+                            {"added_us_per_message_command", nullptr}};
+  nlohmann::json mode_1 = {{"mode", "served"}, {"processes", 1}, {"runs", 3}, {"failed", 0},
+                           {"records_differ", 0}, {"records_equal", true},
+                           {"run_wall_s", 1.2344}, {"command_wall_s", 1.3001},
+                           {"agent_iterations_per_s", 1620.22}, {"ratio", 0.33384},
+                           {"messages", 5990}, {"added_us_per_message", 137.24},
+                           {"added_us_per_message_command", 140.97}};
+  nlohmann::json mode_2 = mode_1;
+  mode_2.update({{"processes", 2}, {"run_wall_s", 2.5}, {"command_wall_s", 2.61},
+                 {"agent_iterations_per_s", 800.0}, {"ratio", 0.16484},
+                 {"added_us_per_message", 348.56}, {"added_us_per_message_command", 359.68}});
+  nlohmann::json bench = {
+      {"command", "build/tools/bench_distributed --json docs/bench-distributed.json"},
+      {"fedsim_version", "9.8.7"}, {"git_commit", "abc1234"}, {"date", "2031-01-02T03:04:05Z"},
+      {"wall_seconds", 61.7},
+      {"machine", {{"cpu", "Test CPU"}, {"logical_cores", 2}, {"kernel", "Linux 9.9"},
+                   {"load_average_at_start", {1.25, 1.0, 1.0}},
+                   {"load_average_at_end", {1.75, 1.0, 1.0}}}},
+      {"build", {{"type", "Release"}, {"compiler", "GCC 12.2.0"}, {"assertions", false}}},
+      {"fedsim", "build/tools/fedsim"}, {"scenario", "scenarios/stragglers/deadline.toml"},
+      {"agents", 100}, {"iterations", 20}, {"agent_iterations", 2000}, {"repeats", 3},
+      {"threads", 0}, {"time", "virtual"}, {"network", "loopback (127.0.0.1), plain TCP"},
+      {"records_compared", {"observations.csv", "rounds.csv", "events.jsonl"}},
+      {"modes", {mode_in, mode_1, mode_2}}, {"records_equal", true},
+      {"crowded_processes", {2}}};
+  const std::string shipped = "--results " + (source_root / "docs" / "results").string() +
+                              " --bench " + (source_root / "docs" / "bench.json").string() +
+                              " --page " + page.string() + " --bench-distributed ";
+  const std::string heading = "### Distributed runs (fedsim serve + fedsim agents)";
+  // The subsection is inside the Performance section: after its heading, before the next section.
+  auto subsection = [&] {
+    const std::string text = slurp(page);
+    const auto at = text.find(heading), performance = text.find("## Performance"),
+               next = text.find("\n## ", performance + 1);
+    REQUIRE(at != std::string::npos);
+    REQUIRE(performance != std::string::npos);
+    CHECK(performance < at);
+    CHECK(at < next);
+    return text.substr(at, next == std::string::npos ? std::string::npos : next - at);
+  };
+
+  SECTION("every served run's records equal the in-process run's") {
+    std::ofstream(bench_file) << bench.dump(2);
+    REQUIRE(results_page(shipped + bench_file.string()) == 0);
+    const std::string s = subsection();
+    INFO(s);
+    CHECK(s.find("Measured by `build/tools/bench_distributed --json docs/bench-distributed.json`") !=
+          std::string::npos);
+    CHECK(s.find("fedsim 9.8.7, commit `abc1234`, 2031-01-02T03:04:05Z, in 62 s") != std::string::npos);
+    CHECK(s.find("2 logical cores") != std::string::npos);
+    CHECK(s.find("load average 1.25 at the start and 1.75 at the end") != std::string::npos);
+    CHECK(s.find("Build: Release") != std::string::npos);
+    CHECK(s.find("`scenarios/stragglers/deadline.toml` with N = 100 agents and T = 20 iterations") !=
+          std::string::npos);
+    CHECK(s.find("| in-process (`fedsim run`) | 0 | 0.412 | 0.456 | 4853 | 1.000 | 5990 | – | "
+                 "reference |") != std::string::npos);
+    CHECK(s.find("| served to 1 agent process | 1 | 1.234 | 1.300 | 1620 | 0.334 | 5990 | 137 (141) "
+                 "| identical |") != std::string::npos);
+    CHECK(s.find("| served to 2 agent processes | 2 | 2.500 | 2.610 | 800 | 0.165 | 5990 | 349 (360) "
+                 "| identical |") != std::string::npos);
+    CHECK(s.find("Every served run's records were byte-identical to the in-process run's: 6 served "
+                 "runs") != std::string::npos);
+    CHECK(s.find("WARNING") == std::string::npos);
+    CHECK(s.find("This machine has 2 logical cores: served to 2 agent processes") != std::string::npos);
+  }
+
+  SECTION("a served run whose records differ, and one that failed, are said loudly") {
+    bench["modes"][2].update({{"records_differ", 1}, {"records_equal", false}});
+    bench["modes"][1].update({{"failed", 1}, {"runs", 2}, {"records_equal", false}});
+    bench["records_equal"] = false;
+    std::ofstream(bench_file) << bench.dump(2);
+    REQUIRE(results_page(shipped + bench_file.string()) == 0);
+    const std::string s = subsection();
+    INFO(s);
+    CHECK(s.find("**WARNING: NOT every served run's records were byte-identical to the in-process "
+                 "run's**") != std::string::npos);
+    CHECK(s.find("| 349 (360) | **DIFFER** in 1 of 3 runs |") != std::string::npos);
+    CHECK(s.find("| 137 (141) | **1 of 3 runs FAILED** |") != std::string::npos);
+    CHECK(s.find("were byte-identical to the in-process run's:") == std::string::npos);
+  }
+
+  SECTION("no benchmark file: a note on how to make it") {
+    const fs::path missing = dir / "none.json";
+    REQUIRE(results_page(shipped + missing.string()) == 0);
+    const std::string s = subsection();
+    INFO(s);
+    CHECK(s.find("No distributed-runs benchmark at `" + missing.string() +
+                 "`: run `tools/reproduce --bench` (or `build/tools/bench_distributed --json " +
+                 missing.string() + "`, then `tools/reproduce`).") != std::string::npos);
+    CHECK(s.find("| mode |") == std::string::npos);
+  }
+}

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "scenarios/loader.hpp"
 #include "tests/tools/run_command.hpp"
 #include "tests/test_files.hpp"
 
@@ -27,12 +28,17 @@ bool needs_service(const fs::path& file) {
   return slurp(file).find("kind = \"tcp\"") != std::string::npos;
 }
 
+/// Whether a scenario file runs in wall-clock time (run.time = "wall"): its records depend on
+/// the machine's speed, so it is not compared across runs (tests/actors/wall_clock_test.cpp
+/// runs those).
+bool in_wall_time(const fs::path& file) { return fedsim::scenario::load_scenario(file.string()).run.wall(); }
+
 /// Every scenario shipped under scenarios/ (a new file is tested without a line here),
-/// relative to the folder, in a fixed order.
+/// relative to the folder, in a fixed order; not those in wall-clock time.
 std::vector<std::string> shipped_scenarios() {
   std::vector<std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(scenarios))
-    if (e.path().extension() == ".toml" && !needs_service(e.path()))
+    if (e.path().extension() == ".toml" && !needs_service(e.path()) && !in_wall_time(e.path()))
       out.push_back(fs::relative(e.path(), scenarios).string());
   std::sort(out.begin(), out.end());
   return out;

@@ -30,6 +30,10 @@ struct RunStopped : std::runtime_error {
 void add_privacy_command(CLI::App& app);
 /// `fedsim run`: a scenario file run by a federation of actors or (--driver loop) the engine's loop.
 void add_run_command(CLI::App& app);
+/// `fedsim serve`: a run whose agents join from other processes (`fedsim agents`).
+void add_serve_command(CLI::App& app);
+/// `fedsim agents`: hosts some agents of a served run in this process.
+void add_agents_command(CLI::App& app);
 /// `fedsim reference`: alias of `fedsim run SCENARIO --driver loop` for the scenario its options make.
 void add_reference_command(CLI::App& app);
 /// `fedsim sweep`: a scenario over a grid of values and seeds, aggregated into sweep.csv.

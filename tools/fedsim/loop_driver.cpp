@@ -6,6 +6,7 @@
 
 #include "actors/network_keys.hpp"
 #include "actors/recorder.hpp"
+#include "actors/run_keys.hpp"
 #include "actors/world_objective.hpp"
 #include "engine/fbo/reference_loop.hpp"
 #include "engine/xarmed/fed_pne_run.hpp"
@@ -178,6 +179,11 @@ void check_driver(const ScenarioConfig& config, Driver driver) {
                          "actors run fed-pne and dp-fed-pne)");
       return;
     case Driver::loop:
+      if (config.run.wall())
+        throw UsageError("key '" + actors::run_keys::full(actors::run_keys::time) +
+                         "': --driver loop has no clock (it runs no network and charges no "
+                         "time), so it cannot run in wall-clock time; use --driver actors, or "
+                         "run.time = \"virtual\"");
       if (config.policy.kind != scenario::PolicyConfig::Kind::sync)
         throw UsageError("key 'policy.kind': --driver loop runs policy.kind = \"sync\" only, got \"" +
                          scenario::name_of(config.policy.kind) + "\" (use --driver actors)");

@@ -53,7 +53,8 @@ struct DriverResult {
 };
 
 /// Throws a UsageError (one line naming the key) when `driver` cannot honour `config`: the
-/// actors do not run HCT (algorithm.name = "hct"); the loop runs only a perfect network (no
+/// actors do not run HCT (algorithm.name = "hct"); the loop has no clock, so no run.time =
+/// "wall" (docs/wall-clock.md); it runs only a perfect network (no
 /// delays, faults, groups, crashes, partitions, availability trace or malformed payloads)
 /// under policy.kind = "sync", and no privacy.budget for a private algorithm (the loop releases
 /// every round).

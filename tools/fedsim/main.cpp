@@ -31,6 +31,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("fedsim ") + fedsim::cli::fedsim_version());
   fedsim::cli::add_run_command(app);
+  fedsim::cli::add_serve_command(app);
+  fedsim::cli::add_agents_command(app);
   fedsim::cli::add_privacy_command(app);
   fedsim::cli::add_reference_command(app);
   fedsim::cli::add_sweep_command(app);

@@ -1,5 +1,6 @@
-// `fedsim run`: one run from a scenario file: a federation of actors in virtual time, or
-// (--driver loop) the engine's plain synchronous loop (tools/fedsim/loop_driver.hpp).
+// `fedsim run`: one run from a scenario file: a federation of actors in virtual (or, with
+// run.time = "wall", wall-clock) time, or (--driver loop) the engine's plain synchronous loop
+// (tools/fedsim/loop_driver.hpp).
 #include <unistd.h>
 
 #include <charconv>
@@ -10,8 +11,12 @@
 #include <fstream>
 #include <optional>
 
+#include "actors/failure.hpp"
 #include "actors/federation.hpp"
 #include "actors/logging.hpp"
+#include "actors/remote/join_auth.hpp"
+#include "actors/remote/serve.hpp"
+#include "actors/run_keys.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "scenarios/echo.hpp"
@@ -47,6 +52,14 @@ struct RunCommandOptions {
   std::string driver = "actors";
   long long checkpoint_every = 0;
   std::string resume;
+  // fedsim serve: the agents join from other processes (actors/remote/serve.hpp).
+  bool serve = false;
+  std::string listen;
+  std::string secret_file;
+  std::string port_file;
+  actors::remote::TlsFiles tls;
+  double join_timeout = 60;
+  std::uint64_t max_message_bytes = actors::remote::default_max_message_bytes;
 };
 
 /// FEDSIM_DEBUG_STOP_AFTER_CHECKPOINTS=n stops the run as if interrupted by SIGINT once it has
@@ -117,10 +130,84 @@ void print_result(const scenario::ScenarioConfig& config, const actors::RunResul
                 config.algorithm.iterations, r.final_simple_regret);
     if (config.algorithm.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);
   }
-  std::printf("  messages %llu (dropped %llu)  virtual time %.2f  wall %.2fs  -> %s\n",
+  std::printf("  messages %llu (dropped %llu)  %s time %.2f  wall %.2fs",
               static_cast<unsigned long long>(r.network.sent),
-              static_cast<unsigned long long>(r.network.dropped), r.last_query_time,
-              r.wall_time, dir.string().c_str());
+              static_cast<unsigned long long>(r.network.dropped),
+              config.run.wall() ? "model" : "virtual", r.last_query_time, r.wall_time);
+  if (config.run.wall())
+    std::printf("  (wall clock x%g, lateness median %.2g s p99 %.2g s)", config.run.time_scale,
+                r.network.lateness_median, r.network.lateness_p99);
+  std::printf("  -> %s\n", dir.string().c_str());
+}
+
+/// fedsim serve's checks, before anything is written.
+void check_serve(const RunCommandOptions& o, const scenario::ScenarioConfig& config) {
+  if (!o.resume.empty() || o.checkpoint_every > 0 || o.driver != "actors")
+    throw UsageError("fedsim serve takes no --resume, --checkpoint-every or --driver (its agents' "
+                     "state lives in other processes)");
+  if (config.xarmed.enabled)
+    throw UsageError("fedsim serve: a Fed-PNE / DP-Fed-PNE / HCT scenario keeps its clients in one "
+                     "process; use fedsim run");
+  if (!(o.join_timeout > 0) || o.join_timeout > 1e6)
+    throw UsageError("--join-timeout must be in (0, 1e6] seconds");
+  if (o.max_message_bytes < 1024)
+    throw UsageError("--max-message-bytes must be at least 1024");
+  try {
+    actors::remote::parse_endpoint(o.listen, "--listen");
+    actors::remote::read_secret_file(o.secret_file);
+    actors::remote::TlsFiles probe = o.tls;
+    caf::actor_system_config cfg;  // TLS files checked, nothing started
+    if (probe.enabled()) actors::remote::configure_network(cfg, probe);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+/// Runs `config` with its agents in other processes: listens, waits for them, runs.
+actors::RunResult serve(const RunCommandOptions& o, const scenario::ScenarioConfig& config,
+                        actors::RunOptions options) {
+  actors::remote::ServeOptions serve;
+  try {
+    std::tie(serve.host, serve.port) = actors::remote::parse_endpoint(o.listen, "--listen");
+    serve.secret = actors::remote::read_secret_file(o.secret_file);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  serve.tls = o.tls;
+  serve.join_timeout = o.join_timeout;
+  serve.max_message_bytes = o.max_message_bytes;
+  serve.scenario_text = scenario::to_toml(config);
+  const bool quiet = o.quiet;
+  const std::string port_file = o.port_file;
+  serve.on_listening = [quiet, port_file, host = serve.host, n = config.world.agents](std::uint16_t port) {
+    if (!port_file.empty()) {  // written whole, then renamed: a reader never sees half a port
+      const std::string tmp = port_file + ".tmp";
+      std::ofstream(tmp) << port << "\n";
+      std::filesystem::rename(tmp, port_file);
+    }
+    if (!quiet)
+      std::fprintf(stderr, "fedsim serve: listening on %s:%u, waiting for %d agents\n",
+                   host.c_str(), static_cast<unsigned>(port), n);
+  };
+  if (!quiet)
+    serve.on_join = [](const std::vector<std::uint32_t>& ids, int joined, int total) {
+      std::fprintf(stderr, "fedsim serve: agents %s joined (%d of %d)\n",
+                   actors::remote::format_id_list(ids).c_str(), joined, total);
+    };
+  caf::actor_system_config cfg;
+  actors::add_fedsim_types(cfg);
+  try {
+    actors::remote::configure_network(cfg, o.tls);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  if (options.threads > 0) cfg.set("scheduler.max-threads", options.threads);
+  caf::actor_system system{cfg};
+  try {
+    return actors::remote::serve_federation(system, config, std::move(options), serve);
+  } catch (const actors::remote::ServeError& e) {
+    throw actors::RunFailure(e.what());
+  }
 }
 
 void run(RunCommandOptions& o) {
@@ -160,11 +247,21 @@ void run(RunCommandOptions& o) {
       throw UsageError(e.what());
     }
     config = checkpoint_config(*checkpoint);
+    if (config.run.wall())  // never written by fedsim run; refused before anything is touched
+      throw UsageError("--resume " + scenario::quote(dir.string()) + ": key '" +
+                       actors::run_keys::full(actors::run_keys::time) +
+                       "' is \"wall\": a run in wall-clock time resumes no checkpoint");
   } else {
+    if (o.serve) check_serve(o, config);
     check_driver(config, driver);
     if (driver != Driver::actors && o.checkpoint_every > 0)
       throw UsageError("--checkpoint-every: the loop driver takes no checkpoints (its runs "
                        "are short and have no network state); use --driver actors");
+    if (config.run.wall() && o.checkpoint_every > 0)
+      throw UsageError("--checkpoint-every: key '" +
+                       actors::run_keys::full(actors::run_keys::time) +
+                       "' is \"wall\", and a run in wall-clock time takes no checkpoints (it "
+                       "has no quiet moment to save); use run.time = \"virtual\"");
     check_fresh_folder(dir, config, o.force);
   }
   StagingFolder staging(dir);
@@ -182,9 +279,10 @@ void run(RunCommandOptions& o) {
                    tty ? "\r" : "", r.round, r.time, r.epsilon, r.alive, r.participants,
                    tty ? "   " : "\n");
     };
-  // Actors runs take checkpoints on SIGINT/SIGTERM, and every --checkpoint-every rounds.
+  // Actors runs take checkpoints on SIGINT/SIGTERM, and every --checkpoint-every rounds; in
+  // wall-clock time they take none, and a signal ends the process as it would any other.
   std::optional<InterruptGuard> interrupts;
-  if (driver == Driver::actors) {
+  if (driver == Driver::actors && !config.run.wall() && !o.serve) {
     interrupts.emplace();
     options.interrupt = &InterruptGuard::flag();
     options.checkpoint_dir = checkpoint_folder(dir).string();
@@ -195,7 +293,8 @@ void run(RunCommandOptions& o) {
   }
   DriverResult result;
   try {
-    result = run_with_driver(config, options, driver);
+    if (o.serve) result.run = serve(o, config, options);
+    else result = run_with_driver(config, options, driver);
   } catch (const actors::RunInterrupted& e) {
     if (!o.quiet && tty) std::fprintf(stderr, "\n");
     const int signal = e.signal != 0 ? e.signal : SIGINT;
@@ -247,6 +346,50 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--log-level", o->log_level,
                   "actor logs on stderr: a level (trace, debug, info, warn, error, off) or "
                   "'warn,server=debug'; default warn, or SPDLOG_LEVEL");
+  cmd->callback([o, seed] {
+    o->has_seed = seed->count() > 0;
+    run(*o);
+  });
+}
+
+void add_serve_command(CLI::App& app) {
+  auto o = std::make_shared<RunCommandOptions>();
+  o->serve = true;
+  CLI::App* cmd = app.add_subcommand(
+      "serve", "Run a scenario's network, server, accountant and recorder here, with its agents "
+               "joining from other processes (fedsim agents)");
+  cmd->add_option("scenario", o->scenario, "scenario file (TOML, FBO family)")->required();
+  cmd->add_option("--listen", o->listen,
+                  "HOST:PORT to listen on (port 0: any free port; --port-file says which)")
+      ->required();
+  cmd->add_option("--secret-file", o->secret_file,
+                  "file holding the secret shared with the agent processes (at least 16 bytes; "
+                  "e.g. openssl rand -hex 32 > secret)")
+      ->required();
+  cmd->add_option("--out", o->out, "output folder (default: out/<scenario name>)");
+  auto* seed = cmd->add_option("--seed", o->seed, "override the scenario's seed");
+  cmd->add_option("--set", o->overrides, "override a key: --set algorithm.q=0.5 (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--join-timeout", o->join_timeout,
+                  "seconds to wait for every agent to join before giving up (exit 1)")
+      ->capture_default_str();
+  cmd->add_option("--max-message-bytes", o->max_message_bytes,
+                  "a message from an agent process larger than this is dropped and counted")
+      ->capture_default_str();
+  cmd->add_option("--port-file", o->port_file, "write the port listened on to this file");
+  cmd->add_option("--tls-cert", o->tls.certificate,
+                  "TLS: this server's certificate (PEM; with --tls-key and --tls-ca the agents "
+                  "must connect with TLS and a certificate signed by the same CA)");
+  cmd->add_option("--tls-key", o->tls.key, "TLS: the certificate's private key (PEM)");
+  cmd->add_option("--tls-ca", o->tls.ca, "TLS: the CA certificate that signed every participant's (PEM)");
+  cmd->add_option("--threads", o->threads, "actor scheduler threads (0: CAF's default)")
+      ->capture_default_str();
+  cmd->add_flag("--quiet", o->quiet, "no progress output");
+  cmd->add_flag("--force", o->force,
+                "replace a run of another configuration in --out (never a folder of other files)");
+  cmd->add_option("--log-level", o->log_level,
+                  "actor logs on stderr: a level (trace, debug, info, warn, error, off) or "
+                  "'warn,remote=info'; default warn, or SPDLOG_LEVEL");
   cmd->callback([o, seed] {
     o->has_seed = seed->count() > 0;
     run(*o);

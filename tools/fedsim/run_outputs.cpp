@@ -43,6 +43,24 @@ nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::R
           {"wall_time_s", r.wall_time}};
 }
 
+/// A number, or null for NaN (none measured).
+nlohmann::json number_or_null(double v) {
+  return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v);
+}
+
+/// The run's clock (docs/wall-clock.md): "time" (virtual or wall); in wall-clock time also
+/// its scale, whether compute time was injected, and what the network added to deliveries
+/// (median and 99th percentile of the lateness, wall seconds; null when nothing was delivered).
+nlohmann::json clock_summary(const scenario::ScenarioConfig& c, const actors::RunResult& r) {
+  nlohmann::json clock = {{"time", scenario::name_of(c.run.time)}};
+  if (!c.run.wall()) return clock;
+  clock["time_scale"] = c.run.time_scale;
+  clock["injected_compute"] = c.run.injected_compute;
+  clock["delivery_lateness_median_s"] = number_or_null(r.network.lateness_median);
+  clock["delivery_lateness_p99_s"] = number_or_null(r.network.lateness_p99);
+  return clock;
+}
+
 /// The summary of the run's kind (Fed-PNE or HCT, or FBO).
 nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResult& d,
                             Driver driver) {
@@ -95,6 +113,17 @@ nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResul
 nlohmann::json run_summary(const scenario::ScenarioConfig& c, const DriverResult& d,
                            Driver driver) {
   nlohmann::json s = kind_summary(c, d, driver);
+  s["clock"] = clock_summary(c, d.run);
+  if (d.run.remote) {  // fedsim serve (docs/distributed.md)
+    const auto& r = *d.run.remote;
+    nlohmann::json lost = nlohmann::json::array();
+    for (const auto& l : r.lost) lost.push_back({{"agent", l.agent}, {"time", l.time}});
+    s["remote"] = {{"joins", r.joins},
+                   {"refused_joins", r.refused},
+                   {"dropped_messages", r.dropped},
+                   {"lost_agents", lost},
+                   {"rejoined_agents", r.rejoined}};
+  }
   // What the configuration foretold (a round that never closes, a buffer that never fills),
   // beside the outcome it explains; absent when nothing was foreseen.
   if (const auto w = actors::policy::liveness_warnings(c); !w.empty()) s["warnings"] = w;

@@ -16,6 +16,10 @@ namespace fedsim::cli {
 /// run has no network and no clock: its message counts and virtual times are 0. A Fed-PNE or
 /// DP-Fed-PNE run of the loop also has "communication" (rounds, nodes_sent_per_client,
 /// nodes_received_per_client: DriverResult::communication); the actors' runs leave it out.
+/// "clock" is the run's clock: {"time": "virtual"}, or in wall-clock time {"time": "wall",
+/// "time_scale", "injected_compute", "delivery_lateness_median_s", "delivery_lateness_p99_s"}
+/// (null when nothing was delivered); virtual_time and virtual_time_last_event are then model
+/// seconds of the wall clock (docs/wall-clock.md).
 /// "warnings" holds the liveness warnings of the configuration (actors/policy/liveness.hpp:
 /// a round that can never close, a fedbuff buffer that can never fill), when there are any.
 nlohmann::json run_summary(const scenario::ScenarioConfig& config, const DriverResult& result,
