@@ -45,6 +45,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tools/bench/circumstances.hpp"
+
 extern char** environ;
 
 namespace fs = std::filesystem;
@@ -300,42 +302,6 @@ std::string load_average() {
   return b;
 }
 
-/// The 1, 5 and 15 minute load averages (null when unknown), for the JSON.
-json load_average_json() {
-  double l[3] = {0, 0, 0};
-  if (getloadavg(l, 3) < 0) return nullptr;
-  return {l[0], l[1], l[2]};
-}
-
-/// The first line a shell command prints (as bench_report gets the commit).
-std::string first_line_of(const char* command) {
-  std::string s;
-  if (FILE* p = popen(command, "r")) {
-    char buf[256];
-    if (std::fgets(buf, sizeof buf, p)) s = buf;
-    pclose(p);
-  }
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-  return s;
-}
-
-/// The machine, as bench_report describes it (the load average at the end is added later).
-json machine() {
-  std::string cpu;
-  std::ifstream info("/proc/cpuinfo");
-  for (std::string line; std::getline(info, line);)
-    if (line.rfind("model name", 0) == 0) {
-      cpu = line.substr(line.find(':') + 2);
-      break;
-    }
-  utsname u{};
-  uname(&u);
-  return {{"cpu", cpu},
-          {"logical_cores", std::thread::hardware_concurrency()},
-          {"kernel", std::string(u.sysname) + " " + u.release},
-          {"load_average_at_start", load_average_json()}};
-}
-
 /// `path` relative to the source tree when inside it (as the page shows commands), else as is.
 std::string source_relative(const std::string& path) {
   const std::string root = std::string(FEDSIM_SOURCE_DIR) + "/";
@@ -437,18 +403,9 @@ int main(int argc, char** argv) {
   json report;
   report["command"] = command;
   report["fedsim_version"] = FEDSIM_VERSION;
-  report["git_commit"] =
-      first_line_of("git -C " FEDSIM_SOURCE_DIR " rev-parse --short HEAD 2>/dev/null");
-  report["machine"] = machine();
-  report["build"] = {{"type", FEDSIM_BUILD_TYPE},
-                     {"compiler", std::string("GCC ") + __VERSION__},
-                     {"assertions",
-#ifdef NDEBUG
-                      false
-#else
-                      true
-#endif
-                     }};
+  report["git_commit"] = fedsim::bench::git_commit();
+  report["machine"] = fedsim::bench::machine();
+  report["build"] = fedsim::bench::build();
   report["fedsim"] = source_relative(o.fedsim);
   report["scenario"] = source_relative(o.scenario);
   report["agents"] = o.agents;
@@ -463,12 +420,9 @@ int main(int argc, char** argv) {
   // Finishes the JSON (load at the end, wall time, date) and writes it; false when it cannot.
   auto write_report = [&](json& r) {
     if (o.json_out.empty()) return true;
-    r["machine"]["load_average_at_end"] = load_average_json();
+    r["machine"]["load_average_at_end"] = fedsim::bench::load_average_json();
     r["wall_seconds"] = seconds_since(bench_start);
-    const std::time_t now = std::time(nullptr);
-    char date[32];
-    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-    r["date"] = date;
+    r["date"] = fedsim::bench::utc_now();
     return write_json(r, o.json_out);
   };
 

@@ -43,6 +43,7 @@
 #include "engine/fbo/reference_loop.hpp"
 #include "engine/xarmed/fed_pne_run.hpp"
 #include "engine/xarmed/hct_run.hpp"
+#include "tools/bench/circumstances.hpp"
 #include "scenarios/loader.hpp"
 
 using namespace fedsim;
@@ -283,35 +284,6 @@ json end_to_end(const std::vector<std::vector<std::string>>& commands, const std
 
 // ------------------------------------------------------------------ the report
 
-std::string first_line_of(const char* command) {
-  std::string s;
-  if (FILE* p = popen(command, "r")) {
-    char buf[256];
-    if (std::fgets(buf, sizeof buf, p)) s = buf;
-    pclose(p);
-  }
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-  return s;
-}
-
-json machine() {
-  std::string cpu;
-  std::ifstream info("/proc/cpuinfo");
-  for (std::string line; std::getline(info, line);)
-    if (line.rfind("model name", 0) == 0) {
-      cpu = line.substr(line.find(':') + 2);
-      break;
-    }
-  utsname u{};
-  uname(&u);
-  double load[3] = {0, 0, 0};
-  getloadavg(load, 3);
-  return {{"cpu", cpu},
-          {"logical_cores", std::thread::hardware_concurrency()},
-          {"kernel", std::string(u.sysname) + " " + u.release},
-          {"load_average_at_start", {load[0], load[1], load[2]}}};
-}
-
 double min_over(const std::vector<json>& repeats, std::size_t row) {
   double best = 1e300;
   for (const auto& r : repeats) best = std::min(best, r[row]["seconds"].get<double>());
@@ -426,18 +398,10 @@ int main(int argc, char** argv) {
 #endif
   const auto start = Clock::now();
   json report;
-  report["machine"] = machine();
-  report["build"] = {{"type", FEDSIM_BUILD_TYPE},
-                     {"compiler", std::string("GCC ") + __VERSION__},
-                     {"assertions", 
-#ifdef NDEBUG
-                      false
-#else
-                      true
-#endif
-                     }};
+  report["machine"] = fedsim::bench::machine();
+  report["build"] = fedsim::bench::build();
   report["fedsim_version"] = FEDSIM_VERSION;
-  report["git_commit"] = first_line_of("git -C " FEDSIM_SOURCE_DIR " rev-parse --short HEAD 2>/dev/null");
+  report["git_commit"] = fedsim::bench::git_commit();
   report["command"] = command;
   // The peak RSS of a forked process that runs nothing: what every figure below includes.
   report["baseline_peak_rss_mib"] = in_child("baseline", [] { return json::object(); }).peak_rss_mib;
@@ -501,14 +465,9 @@ int main(int argc, char** argv) {
     report["fed_pne"]["end_to_end"] = end_to_end(xarmed, tmp, o);
     std::filesystem::remove_all(tmp);
   }
-  double load[3] = {0, 0, 0};
-  getloadavg(load, 3);
-  report["machine"]["load_average_at_end"] = {load[0], load[1], load[2]};
+  report["machine"]["load_average_at_end"] = fedsim::bench::load_average_json();
   report["wall_seconds"] = seconds_since(start);
-  const std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  report["date"] = date;
+  report["date"] = fedsim::bench::utc_now();
 
   const std::filesystem::path out(o.out);
   if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());

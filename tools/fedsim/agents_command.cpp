@@ -44,6 +44,8 @@ void host(const AgentsCommandOptions& o) {
     if (h.port == 0) throw std::invalid_argument("--connect '" + o.connect + "': port 0 is no server's");
     h.secret = actors::remote::read_secret_file(o.secret_file);
     h.ids = actors::remote::parse_id_list(o.ids);
+    caf::actor_system_config probe;  // the TLS files checked, nothing started
+    if (o.tls.enabled()) actors::remote::configure_network(probe, o.tls);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
@@ -60,17 +62,8 @@ void host(const AgentsCommandOptions& o) {
       std::fprintf(stderr, "fedsim agents: agents %s joined run '%s' (%d agents) at %s\n",
                    ids.c_str(), c.name.c_str(), c.world.agents, endpoint.c_str());
   };
-  caf::actor_system_config cfg;
-  actors::add_fedsim_types(cfg);
   try {
-    actors::remote::configure_network(cfg, o.tls);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  if (o.threads > 0) cfg.set("scheduler.max-threads", o.threads);
-  caf::actor_system system{cfg};
-  try {
-    actors::remote::host_agents(system, h);
+    actors::remote::host_agents(h, o.threads);
   } catch (const actors::remote::HostError& e) {
     throw actors::RunFailure(e.what());
   }

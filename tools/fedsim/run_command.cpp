@@ -194,17 +194,8 @@ actors::RunResult serve(const RunCommandOptions& o, const scenario::ScenarioConf
       std::fprintf(stderr, "fedsim serve: agents %s joined (%d of %d)\n",
                    actors::remote::format_id_list(ids).c_str(), joined, total);
     };
-  caf::actor_system_config cfg;
-  actors::add_fedsim_types(cfg);
-  try {
-    actors::remote::configure_network(cfg, o.tls);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-  if (options.threads > 0) cfg.set("scheduler.max-threads", options.threads);
-  caf::actor_system system{cfg};
-  try {
-    return actors::remote::serve_federation(system, config, std::move(options), serve);
+  try {  // in its own actor system; the TLS files were checked with the other options
+    return actors::remote::serve_federation(config, std::move(options), serve);
   } catch (const actors::remote::ServeError& e) {
     throw actors::RunFailure(e.what());
   }
