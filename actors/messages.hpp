@@ -75,8 +75,9 @@ typename Inspector::result_type inspect(Inspector& f, kickoff&) {
 
 /// Server -> agents: the result of round `round`. `joint` is column-major `rows` = M by
 /// `cols`: DE's omega^joint (cols = P), or for FTS the relayed vectors of the agents listed
-/// in `sources` (one column each). released = false when the server withheld the aggregate
-/// (privacy budget exhausted): agents then continue with local TS.
+/// in `sources` (one column each). released = false when the server released nothing: the
+/// privacy budget is exhausted, or nobody took part in the round (docs/privacy.md, "What is
+/// charged"); agents then continue with local TS.
 struct broadcast {
   std::int32_t round = 0;
   std::int32_t rows = 0;

@@ -83,6 +83,7 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
                   int selected, double epsilon, int alive) {
   auto& s = self->state;
   const std::uint64_t bytes = b.joint.size() * sizeof(double) + 16;
+  const bool released = b.released;
   double norm2 = 0.0;
   for (std::size_t k = 0; k < b.joint.size(); ++k) norm2 += b.joint.begin()[k] * b.joint.begin()[k];
   // FTS's peers (the target-agent setting) send one message, in round 0: the server expects
@@ -94,7 +95,7 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
                           s.now, s.round, participants, selected, s.late, s.rejected, epsilon);
   self->send(s.shared->recorder,
              round_event{s.round, s.now, participants, selected, s.late, s.dropped, s.rejected + stats.rejected,
-                         stats.clipped, alive, stats.noise_std, epsilon, s.releasing,
+                         stats.clipped, alive, stats.noise_std, epsilon, released,
                          std::sqrt(norm2)});
   for (int n = 0; n < num_agents(s); ++n) {
     s.kept[n].clear();
@@ -178,6 +179,27 @@ void close_round(self_ptr self, std::function<void()> done) {
     finish_round(self, std::move(b), fbo::RoundStats{}, participants, 0, epsilon, alive);
   };
 
+  // No participant, no release (DE: an aggregate of nobody would be noise alone): the round
+  // closes with nothing released and nothing charged; the agents go local until a release
+  // (docs/privacy.md, "Rounds without participants"). rounds.csv keeps the epsilon spent so far.
+  if (participants == 0) {
+    b.released = false;
+    if (!cfg.is_private()) {
+      finish_round(self, std::move(b), fbo::RoundStats{}, 0, 0, 0.0, alive);
+      return done();
+    }
+    self->request(s.shared->accountant, caf::infinite, caf::get_atom_v)
+        .await(
+            [=](privacy_status st) mutable {
+              finish_round(self, std::move(b), fbo::RoundStats{}, 0, 0, st.epsilon, alive);
+              done();
+            },
+            [=](caf::error&) mutable {
+              finish_round(self, std::move(b), fbo::RoundStats{}, 0, 0, -1.0, alive);
+              done();
+            });
+    return;
+  }
   if (!cfg.is_private()) {
     release(std::move(b), 0.0);
     return done();

@@ -239,3 +239,58 @@ TEST_CASE("results_page.py shows the distributed-runs benchmark in the Performan
     CHECK(s.find("| mode |") == std::string::npos);
   }
 }
+
+TEST_CASE("results_page.py shows the wall-clock lateness benchmark in the Performance section",
+          "[cli][results]") {
+  // A hand-made build/tools/bench_wall_clock_lateness --json file: two scales, one of which
+  // delivered nothing (null lateness).
+  const fs::path dir = fresh_dir("results-page-wall-clock");
+  fs::create_directories(dir);
+  const fs::path page = dir / "results.md", bench_file = dir / "bench-wall-clock.json";
+  nlohmann::json bench = {
+      {"command", "build/tools/bench_wall_clock_lateness --json docs/bench-wall-clock.json"},
+      {"fedsim_version", "9.8.7"}, {"git_commit", "abc1234"}, {"date", "2031-01-02T03:04:05Z"},
+      {"wall_seconds", 20.2},
+      {"machine", {{"cpu", "Test CPU"}, {"logical_cores", 2}, {"kernel", "Linux 9.9"},
+                   {"load_average_at_start", {0.5, 1.0, 1.0}},
+                   {"load_average_at_end", {1.5, 1.0, 1.0}}}},
+      {"build", {{"type", "Release"}, {"compiler", "GCC 12.2.0"}, {"assertions", false}}},
+      {"scenario", "scenarios/wall/deadline-chaos.toml"}, {"agents", 16}, {"iterations", 15},
+      {"repeats", 3}, {"threads", 2},
+      {"scales",
+       {{{"time_scale", 0.25}, {"wall_s", 5.41}, {"model_s", 21.6}, {"delivered", 629},
+         {"lateness_median_s", 0.000128}, {"lateness_p99_s", 0.000260}},
+        {{"time_scale", 0.01}, {"wall_s", 0.26}, {"model_s", 24.2}, {"delivered", 0},
+         {"lateness_median_s", nullptr}, {"lateness_p99_s", nullptr}}}}};
+  const std::string args = "--results " + (source_root / "docs" / "results").string() +
+                           " --bench " + (source_root / "docs" / "bench.json").string() +
+                           " --page " + page.string() + " --bench-wall-clock ";
+  const std::string heading = "### Wall-clock time: what the network adds over the modelled delay";
+
+  SECTION("one row per scale; p99 also in model milliseconds; null is a dash") {
+    std::ofstream(bench_file) << bench.dump(2);
+    REQUIRE(results_page(args + bench_file.string()) == 0);
+    const std::string text = slurp(page);
+    const auto at = text.find(heading), performance = text.find("## Performance");
+    REQUIRE(at != std::string::npos);
+    REQUIRE(performance != std::string::npos);
+    CHECK(performance < at);
+    const std::string s = text.substr(at);
+    INFO(s);
+    CHECK(s.find("Measured by `build/tools/bench_wall_clock_lateness --json "
+                 "docs/bench-wall-clock.json`") != std::string::npos);
+    CHECK(s.find("load average 0.50 at the start and 1.50 at the end") != std::string::npos);
+    CHECK(s.find("N = 16 agents, T = 15 iterations") != std::string::npos);
+    // 260 us at a scale of 0.25 is 1.04 model ms.
+    CHECK(s.find("| 0.25 | 5.41 | 21.60 | 629 | 128 | 260 | 1.04 |") != std::string::npos);
+    CHECK(s.find("| 0.01 | 0.26 | 24.20 | 0 | – | – | – |") != std::string::npos);
+  }
+
+  SECTION("no benchmark file: a note on how to make it") {
+    const fs::path missing = dir / "none.json";
+    REQUIRE(results_page(args + missing.string()) == 0);
+    const std::string text = slurp(page);
+    CHECK(text.find(heading) != std::string::npos);
+    CHECK(text.find("No wall-clock benchmark at `" + missing.string() + "`") != std::string::npos);
+  }
+}

@@ -125,9 +125,12 @@ void print_result(const scenario::ScenarioConfig& config, const actors::RunResul
                 r.average_cumulative_regret);
     if (fp.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);
   } else {
-    std::printf("%s: %s, N=%d T=%d  mean final simple regret %.4f", config.name.c_str(),
+    std::printf("%s: %s, N=%d T=%d  mean final simple regret ", config.name.c_str(),
                 fbo::to_string(config.algorithm.algorithm).c_str(), config.world.agents,
-                config.algorithm.iterations, r.final_simple_regret);
+                config.algorithm.iterations);
+    // As summary.json: no number when no agent observed anything (not a regret of 0).
+    if (r.mean_simple_regret.empty()) std::printf("none (no agent observed)");
+    else std::printf("%.4f", r.final_simple_regret);
     if (config.algorithm.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);
   }
   std::printf("  messages %llu (dropped %llu)  %s time %.2f  wall %.2fs",
