@@ -217,6 +217,8 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
         .receive(
             [&](privacy_status& st) {
               result.epsilon = st.epsilon;
+              result.epsilon_rdp = st.epsilon_rdp;
+              result.epsilon_pld = st.epsilon_pld;
               result.releases = st.steps;
             },
             on_error);

@@ -70,6 +70,9 @@ struct RunResult {
   std::vector<double> mean_simple_regret;
   double final_simple_regret = 0.0;
   double epsilon = 0.0;        ///< privacy spent (0 for non-private algorithms)
+  /// FBO: the same releases priced by the moments and by the tight accountant (dp::Ledger).
+  double epsilon_rdp = 0.0;
+  double epsilon_pld = 0.0;
   double delta = 0.0;
   std::int64_t releases = 0;   ///< private releases charged to the accountant
   std::vector<double> client_regret;   ///< Fed-PNE: each client's cumulative regret

@@ -249,9 +249,11 @@ struct round_event {
   std::int32_t clipped = 0;
   std::int32_t alive = 0;
   double noise_std = 0.0;
-  double epsilon = 0.0;
+  double epsilon = 0.0;           ///< by privacy.accountant, spent so far
   bool released = true;
   double aggregate_norm = 0.0;  ///< L2 norm of the broadcast vector
+  double epsilon_rdp = 0.0;     ///< the same releases by the moments accountant
+  double epsilon_pld = 0.0;     ///< ... and by the tight accountant
 };
 
 template <class Inspector>
@@ -260,9 +262,11 @@ typename Inspector::result_type inspect(Inspector& f, round_event& x) {
   auto w_noise_std = wire(x.noise_std);
   auto w_epsilon = wire(x.epsilon);
   auto w_aggregate_norm = wire(x.aggregate_norm);
+  auto w_epsilon_rdp = wire(x.epsilon_rdp);
+  auto w_epsilon_pld = wire(x.epsilon_pld);
   return f(caf::meta::type_name("round_event"), x.round, w_time, x.participants, x.selected, x.late,
            x.dropped, x.rejected, x.clipped, x.alive, w_noise_std, w_epsilon, x.released,
-           w_aggregate_norm);
+           w_aggregate_norm, w_epsilon_rdp, w_epsilon_pld);
 }
 
 /// Network or server -> recorder: one line of events.jsonl. `seq` orders events of the same
@@ -360,17 +364,23 @@ typename Inspector::result_type inspect(Inspector& f, phase_event& x) {
            w_best_mean, w_confidence_width);
 }
 
-/// Accountant replies: epsilon so far and whether the requested step was granted.
+/// Accountant replies: epsilon so far (by the scenario's accountant, and by the moments and
+/// the tight accountant: dp::Ledger) and whether the requested step was granted.
 struct privacy_status {
   bool granted = true;
   double epsilon = 0.0;
   std::int64_t steps = 0;
+  double epsilon_rdp = 0.0;
+  double epsilon_pld = 0.0;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, privacy_status& x) {
   auto w_epsilon = wire(x.epsilon);
-  return f(caf::meta::type_name("privacy_status"), x.granted, w_epsilon, x.steps);
+  auto w_epsilon_rdp = wire(x.epsilon_rdp);
+  auto w_epsilon_pld = wire(x.epsilon_pld);
+  return f(caf::meta::type_name("privacy_status"), x.granted, w_epsilon, x.steps, w_epsilon_rdp,
+           w_epsilon_pld);
 }
 
 /// Remote join (actors/remote/, fedsim serve / fedsim agents). A process hosting agents asks

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <functional>
+#include <limits>
 
 namespace fedsim::actors {
 namespace {
@@ -19,6 +20,7 @@ using policy::Verdict;
 
 constexpr std::int32_t deadline_tag = 0;
 constexpr std::int32_t period_tag = 1;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 int num_agents(const ServerState& s) { return s.shared->config.agents; }
 Membership& members(ServerState& s) { return *s.members; }
@@ -80,7 +82,7 @@ void note_misses(ServerState& s) {
 
 /// Broadcasts the round's result, records it and opens the next round.
 void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int participants,
-                  int selected, double epsilon, int alive) {
+                  int selected, const privacy_status& spent, int alive) {
   auto& s = self->state;
   const std::uint64_t bytes = b.joint.size() * sizeof(double) + 16;
   const bool released = b.released;
@@ -92,11 +94,11 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
     for (int n = s.shared->config.learners(); n < num_agents(s); ++n) members(s).mark_done(n);
   send_all(self, caf::make_message(std::move(b)), bytes);
   logger("server")->debug("t={:.3f} round {}: {} vectors, {} selected, {} late, {} rejected, eps {:.3f}",
-                          s.now, s.round, participants, selected, s.late, s.rejected, epsilon);
+                          s.now, s.round, participants, selected, s.late, s.rejected, spent.epsilon);
   self->send(s.shared->recorder,
              round_event{s.round, s.now, participants, selected, s.late, s.dropped, s.rejected + stats.rejected,
-                         stats.clipped, alive, stats.noise_std, epsilon, released,
-                         std::sqrt(norm2)});
+                         stats.clipped, alive, stats.noise_std, spent.epsilon, released,
+                         std::sqrt(norm2), spent.epsilon_rdp, spent.epsilon_pld});
   for (int n = 0; n < num_agents(s); ++n) {
     s.kept[n].clear();
     members(s).set_contributed(n, false);
@@ -156,11 +158,14 @@ void close_round(self_ptr self, std::function<void()> done) {
       }
     b.cols = static_cast<std::int32_t>(b.sources.size());
     b.joint.data = std::move(data);
-    finish_round(self, std::move(b), fbo::RoundStats{}, participants, participants, 0.0, alive);
+    finish_round(self, std::move(b), fbo::RoundStats{}, participants, participants,
+                 privacy_status{}, alive);
     return done();
   }
 
-  auto release = [self, vectors, inbox, participants, alive](broadcast b, double epsilon) {
+  // The privacy spent after this round, as the accountant reports it (zero for a run that is
+  // not private; NaN when the accountant could not answer, which fails the run loudly anyway).
+  auto release = [self, vectors, inbox, participants, alive](broadcast b, privacy_status spent) {
     auto& s = self->state;
     RandomStream rng(s.shared->config.seed, fbo::streams::server_round, s.round);
     fbo::RoundStats stats;
@@ -168,55 +173,50 @@ void close_round(self_ptr self, std::function<void()> done) {
     b.cols = static_cast<std::int32_t>(joint.cols());
     b.joint.data = std::make_shared<const std::vector<double>>(joint.data(),
                                                                joint.data() + joint.size());
-    finish_round(self, std::move(b), stats, participants, stats.selected, epsilon, alive);
+    finish_round(self, std::move(b), stats, participants, stats.selected, spent, alive);
   };
-  auto withhold = [self, alive, participants](broadcast b, double epsilon) {
-    if (self->state.releasing)
+  // Nothing released: past the budget (withheld from now on) or with no participant.
+  auto nothing = [self, alive, participants](broadcast b, privacy_status spent, bool budget) {
+    if (budget && self->state.releasing)
       logger("server")->warn("t={:.3f} round {}: privacy budget reached, aggregates withheld from now on",
                              self->state.now, self->state.round);
-    self->state.releasing = false;
+    if (budget) self->state.releasing = false;
     b.released = false;
-    finish_round(self, std::move(b), fbo::RoundStats{}, participants, 0, epsilon, alive);
+    finish_round(self, std::move(b), fbo::RoundStats{}, participants, 0, spent, alive);
   };
+  const privacy_status unknown{false, kNaN, 0, kNaN, kNaN};
 
-  // No participant, no release (DE: an aggregate of nobody would be noise alone): the round
-  // closes with nothing released and nothing charged; the agents go local until a release
-  // (docs/privacy.md, "Rounds without participants"). rounds.csv keeps the epsilon spent so far.
-  if (participants == 0) {
-    b.released = false;
-    if (!cfg.is_private()) {
-      finish_round(self, std::move(b), fbo::RoundStats{}, 0, 0, 0.0, alive);
-      return done();
-    }
+  if (!cfg.is_private()) {
+    // No participant, no release (an aggregate of nobody would be noise alone; docs/privacy.md,
+    // "What is charged"): the agents go local until a release.
+    if (participants == 0) nothing(std::move(b), privacy_status{}, false);
+    else release(std::move(b), privacy_status{});
+    return done();
+  }
+  // Nothing to charge (no participant, or the budget already reached): the epsilon so far.
+  if (participants == 0 || !s.releasing) {
+    const bool budget = participants > 0;
     self->request(s.shared->accountant, caf::infinite, caf::get_atom_v)
         .await(
             [=](privacy_status st) mutable {
-              finish_round(self, std::move(b), fbo::RoundStats{}, 0, 0, st.epsilon, alive);
+              nothing(std::move(b), st, budget);
               done();
             },
             [=](caf::error&) mutable {
-              finish_round(self, std::move(b), fbo::RoundStats{}, 0, 0, -1.0, alive);
+              nothing(std::move(b), unknown, budget);
               done();
             });
     return;
   }
-  if (!cfg.is_private()) {
-    release(std::move(b), 0.0);
-    return done();
-  }
-  if (!s.releasing) {
-    withhold(std::move(b), -1.0);
-    return done();
-  }
   self->request(s.shared->accountant, caf::infinite, charge_atom::value, cfg.q, cfg.z)
       .await(
           [=](privacy_status st) mutable {
-            if (st.granted) release(std::move(b), st.epsilon);
-            else withhold(std::move(b), st.epsilon);
+            if (st.granted) release(std::move(b), st);
+            else nothing(std::move(b), st, true);
             done();
           },
           [=](caf::error&) mutable {
-            withhold(std::move(b), -1.0);
+            nothing(std::move(b), unknown, true);
             done();
           });
 }

@@ -1019,8 +1019,9 @@ const Table<PrivacyConfig>& privacy_table() {
                 return std::find(accountants.begin(), accountants.end(), a) != accountants.end();
               },
               join(accountants)},
-             "moments: RDP accountant; moments-paper: DP-FTS-DE's published convention; tight: "
-             "PLD accounting")
+             "tight: PLD accounting (the default); moments: RDP accountant; moments-paper: "
+             "DP-FTS-DE's published convention. The one that enforces privacy.budget and gives "
+             "epsilon; epsilon_rdp and epsilon_pld report the other two ways")
            .also([](const PrivacyConfig& p, const std::string& key, Context& ctx) {
              // Kept by the X-armed family so that a file switches families by its name alone.
              const std::string defaults = PrivacyConfig{}.accountant;

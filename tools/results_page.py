@@ -7,14 +7,16 @@ is read from the files of the run (sweep.csv copies, `fedsim privacy --json` lin
 This file parses the arguments, writes the page's header and footer and calls the sections in
 tools/results/: one module per paper (fts, dp_fts_de, fed_pne), the straggler study, the
 Performance section, and per_run_metrics for the per-run metric CSVs tools/reproduce asks for.
-The Performance section ends with the distributed-runs and wall-clock subsections
-(tools/results/remote_runs.py), from the JSON of build/tools/bench_distributed and
+The Performance section ends with the accountants subsection (tools/results/accountants.py)
+and the distributed-runs and wall-clock subsections (tools/results/remote_runs.py), from the
+JSON of build/tools/bench_accountants, build/tools/bench_distributed and
 build/tools/bench_wall_clock_lateness.
 """
 import argparse
 import json
 import os
 
+from results.accountants import accountants_section
 from results.common import code_block
 from results.dp_fts_de import dp_fts_de_sections
 from results.fed_pne import fed_pne_sections
@@ -34,6 +36,9 @@ def main():
     ap.add_argument("--bench-distributed", default="docs/bench-distributed.json",
                     help="the JSON of build/tools/bench_distributed --json for the Performance "
                          "section's distributed-runs subsection")
+    ap.add_argument("--bench-accountants", default="docs/bench-accountants.json",
+                    help="the JSON of build/tools/bench_accountants --json for the Performance "
+                         "section's accountants subsection")
     ap.add_argument("--bench-wall-clock", default="docs/bench-wall-clock.json",
                     help="the JSON of build/tools/bench_wall_clock_lateness --json for the "
                          "Performance section's wall-clock subsection")
@@ -102,6 +107,7 @@ def main():
     fed_pne_sections(R, w, cmds, img)
     studied = study_section(R, meta, w, cmds, img)
     performance_section(a.bench, w)
+    accountants_section(a.bench_accountants, w)
     distributed_section(a.bench_distributed, w)
     wall_clock_section(a.bench_wall_clock, w)
 

@@ -10,8 +10,9 @@
 /// closed a round (phase) that is a multiple of `checkpoint_every`, or when an interrupt
 /// (SIGINT, SIGTERM) was raised.
 ///
-/// What it holds (format version 2, folder `checkpoint/` with `state.bin`; version 1 had
-/// agents on candidate sets only, one x per observation and no pending answers):
+/// What it holds (format version 3, folder `checkpoint/` with `state.bin`; version 1 had
+/// agents on candidate sets only, one x per observation and no pending answers; version 2
+/// an accountant with one epsilon, not three):
 ///  - network: clock, queue of pending deliveries (payloads included), per-sender counters,
 ///    each link's loss-model state, totals, event sequence, rounds closed so far;
 ///  - server: round (phase), open/stopped flags, kept reports, membership, counts, timers armed,
@@ -37,7 +38,7 @@
 namespace fedsim::actors {
 
 struct Checkpoint {
-  static constexpr std::uint32_t format_version = 2;
+  static constexpr std::uint32_t format_version = 3;
   std::string header;        ///< the caller's (fedsim run: the resolved configuration)
   std::int64_t rounds = 0;   ///< rounds (Fed-PNE: phases) closed when it was taken
   double time = 0.0;         ///< the network's virtual clock

@@ -3,10 +3,12 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "engine/dp/accountant.hpp"
+#include "engine/dp/ledger.hpp"
 #include "engine/fbo/algorithm_traits.hpp"
 #include "engine/fbo/streams.hpp"
 #include "engine/objectives/synthetic_objective.hpp"
@@ -190,10 +192,10 @@ ReferenceResult run_reference(const ReferenceConfig& config, const FederatedObje
   };
 
   std::unique_ptr<DeServer> server;
-  std::unique_ptr<dp::Accountant> accountant;
+  std::optional<dp::Ledger> accountant;
   if (config.uses_server()) server = std::make_unique<DeServer>(config.server_config(), assignment,
                                                                 config.features);
-  if (config.is_private()) accountant = dp::make_accountant(config.accountant);
+  if (config.is_private()) accountant.emplace(config.accountant);
   Eigen::MatrixXd joint;
   auto release = [&](int t) {
     RandomStream rng(config.seed, streams::server_round, t);
@@ -201,7 +203,10 @@ ReferenceResult run_reference(const ReferenceConfig& config, const FederatedObje
     joint = server->aggregate(t, inbox, rng, &r.stats);
     if (accountant) {
       accountant->add_subsampled_gaussian(config.q, config.z, 1);
-      r.epsilon = accountant->epsilon(result.delta);
+      const dp::LedgerEpsilon e = accountant->epsilon(result.delta);
+      r.epsilon = e.named;
+      r.epsilon_rdp = e.rdp;
+      r.epsilon_pld = e.pld;
     }
     result.rounds.push_back(r);
   };
@@ -239,7 +244,12 @@ ReferenceResult run_reference(const ReferenceConfig& config, const FederatedObje
 
   result.final_simple_regret = result.mean_simple_regret[T];
   for (int n = 0; n < learners; ++n) result.mean_best_observed += best_y[n] / learners;
-  if (accountant) result.epsilon = accountant->epsilon(result.delta);
+  if (accountant) {
+    const dp::LedgerEpsilon e = accountant->epsilon(result.delta);
+    result.epsilon = e.named;
+    result.epsilon_rdp = e.rdp;
+    result.epsilon_pld = e.pld;
+  }
   return result;
 }
 

@@ -49,7 +49,7 @@ struct ReferenceConfig {
   /// (NLopt). Unused on a candidate set, where the maximisation is exhaustive.
   int acquisition_candidates = 1000;
   int acquisition_refine = 5;
-  std::string accountant = "moments";
+  std::string accountant = "tight";
   double delta = 0.0;         ///< 0: the paper's 1 / N^1.1
   std::uint64_t seed = 1;
   SyntheticConfig objective;
@@ -85,12 +85,16 @@ struct RoundRecord {
   int round;
   RoundStats stats;
   double epsilon;  ///< privacy spent after this round (0 for non-private algorithms)
+  double epsilon_rdp = 0.0;  ///< the same by the moments accountant (dp::Ledger)
+  double epsilon_pld = 0.0;  ///< ... and by the tight accountant
 };
 
 struct ReferenceResult {
   std::vector<ObservationRecord> observations;
   std::vector<RoundRecord> rounds;
   double epsilon = 0.0;
+  double epsilon_rdp = 0.0;  ///< the same releases by the moments and the tight accountant
+  double epsilon_pld = 0.0;
   double delta = 0.0;
   /// Mean over the learners (every agent, or the target alone) of the simple regret after
   /// the last iteration. Peers' observations are their history, not queries: not recorded.

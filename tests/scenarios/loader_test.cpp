@@ -808,12 +808,12 @@ TEST_CASE("X-armed scenario errors name the file, the key and the allowed values
                 "allowed: kind, grid_size, lengthscale, perturbation, alpha"});
   expect_error("x-privacy.toml", fed + "[privacy]\ndelta = 1e-5\n",
                {"key 'privacy.delta'", "not used by fed-pne", "allowed: accountant"});
-  expect_error("x-accountant.toml", fed + "[privacy]\naccountant = \"tight\"\n",
-               {"key 'privacy.accountant'", "not used by fed-pne", "only the default 'moments'",
-                "got 'tight'"});
+  expect_error("x-accountant.toml", fed + "[privacy]\naccountant = \"moments\"\n",
+               {"key 'privacy.accountant'", "not used by fed-pne", "only the default 'tight'",
+                "got 'moments'"});
   // accountant may stay at its default.
   CHECK(load_scenario(
-            write_scenario("x-accountant-ok.toml", fed + "[privacy]\naccountant = \"moments\"\n"))
+            write_scenario("x-accountant-ok.toml", fed + "[privacy]\naccountant = \"tight\"\n"))
             .xarmed.enabled);
 
   // Objective kinds of the other family.

@@ -294,3 +294,60 @@ TEST_CASE("results_page.py shows the wall-clock lateness benchmark in the Perfor
     CHECK(text.find("No wall-clock benchmark at `" + missing.string() + "`") != std::string::npos);
   }
 }
+
+TEST_CASE("results_page.py shows what the privacy accountants cost a run", "[cli][results]") {
+  const fs::path dir = fresh_dir("results-page-accountants");
+  fs::create_directories(dir);
+  const fs::path page = dir / "results.md", bench_file = dir / "bench-accountants.json";
+  nlohmann::json bench = {
+      {"command", "build/tools/bench_accountants --json docs/bench-accountants.json"},
+      {"fedsim_version", "9.8.7"}, {"git_commit", "abc1234"}, {"date", "2031-01-02T03:04:05Z"},
+      {"wall_seconds", 9.6},
+      {"machine", {{"cpu", "Test CPU"}, {"logical_cores", 2}, {"kernel", "Linux 9.9"},
+                   {"load_average_at_start", {0.5, 1.0, 1.0}},
+                   {"load_average_at_end", {1.5, 1.0, 1.0}}}},
+      {"build", {{"type", "Release"}, {"compiler", "GCC 12.2.0"}, {"assertions", false}}},
+      {"scenario", "scenarios/dp-fts-de-synthetic.toml"}, {"agents", 200}, {"iterations", 40},
+      {"releases", 40}, {"q", 0.25}, {"z", 1.0}, {"delta", 0.00294}, {"repeats", 5},
+      {"run_moments_s", 0.531}, {"run_tight_s", 0.493}, {"moments_alone_s", 0.0126},
+      {"tight_alone_s", 0.0507}, {"ledger_s", 0.0566}, {"moments_only_run_s", 0.487},
+      {"tight_only_run_s", 0.525}, {"ratio", 1.078}};
+  const std::string args = "--results " + (source_root / "docs" / "results").string() +
+                           " --bench " + (source_root / "docs" / "bench.json").string() +
+                           " --page " + page.string() + " --bench-accountants ";
+  const std::string heading = "### Privacy accountants: what they cost a run";
+  auto section = [&] {
+    const std::string text = slurp(page);
+    const auto at = text.find(heading), performance = text.find("## Performance");
+    REQUIRE(at != std::string::npos);
+    REQUIRE(performance != std::string::npos);
+    CHECK(performance < at);
+    return text.substr(at, text.find("\n### ", at + 1) - at);
+  };
+
+  SECTION("the table and the verdict within the target") {
+    std::ofstream(bench_file) << bench.dump(2);
+    REQUIRE(results_page(args + bench_file.string()) == 0);
+    const std::string s = section();
+    INFO(s);
+    CHECK(s.find("40 private releases of q = 0.25, z = 1") != std::string::npos);
+    CHECK(s.find("| a run pricing with tight only | 0.525 |") != std::string::npos);
+    CHECK(s.find("| the tight accountant alone, after each release | 0.0507 |") != std::string::npos);
+    CHECK(s.find("Tight / moments: **1.078**, within the target of 1.2.") != std::string::npos);
+  }
+
+  SECTION("a ratio above the target is said so") {
+    bench["ratio"] = 1.5;
+    std::ofstream(bench_file) << bench.dump(2);
+    REQUIRE(results_page(args + bench_file.string()) == 0);
+    CHECK(section().find("Tight / moments: **1.500**, **above** the target of 1.2.") !=
+          std::string::npos);
+  }
+
+  SECTION("no benchmark file: a note on how to make it") {
+    const fs::path missing = dir / "none.json";
+    REQUIRE(results_page(args + missing.string()) == 0);
+    CHECK(section().find("No accountants benchmark at `" + missing.string() + "`") !=
+          std::string::npos);
+  }
+}

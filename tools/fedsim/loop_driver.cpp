@@ -86,7 +86,8 @@ DriverResult run_fbo_loop(const ScenarioConfig& config, const std::filesystem::p
   for (const auto& x : r.rounds)
     rounds.push_back({x.round, 0.0, x.stats.received, x.stats.selected, 0, 0, x.stats.rejected,
                       x.stats.clipped, algo.agents, x.stats.noise_std, x.epsilon,
-                      /*released=*/true, std::numeric_limits<double>::quiet_NaN()});
+                      /*released=*/true, std::numeric_limits<double>::quiet_NaN(), x.epsilon_rdp,
+                      x.epsilon_pld});
 
   actors::RunResult result;
   // The recorder's own curve over the recorder's own rows: the same numbers as the actors'.
@@ -99,6 +100,8 @@ DriverResult run_fbo_loop(const ScenarioConfig& config, const std::filesystem::p
     result.final_simple_regret = result.mean_simple_regret.back();
   if (algo.is_private()) {
     result.epsilon = r.epsilon;
+    result.epsilon_rdp = r.epsilon_rdp;
+    result.epsilon_pld = r.epsilon_pld;
     result.releases = static_cast<std::int64_t>(r.rounds.size());
   }
   result.delta = algo.effective_delta();

@@ -19,6 +19,9 @@ namespace {
 struct PrivacyOptions {
   double q = 0, z = 0, delta = 0, interval = 1e-4;
   long steps = 0, agents = 0;
+  // A one-shot calculation can afford a finer grid than a run's accountant (asked after every
+  // release, PldOptions' default): 2^21 points.
+  long max_bins = 1L << 21;
   std::string accountant = "moments", orders = "fine", conversion = "improved";
   std::string discretisation = "connect-the-dots";
   bool paper = false, json = false;
@@ -68,7 +71,7 @@ void run_privacy(const PrivacyOptions& o) {
   double eps = 0.0;
   if (o.accountant == "moments") {
     if (o.has_pld_flags)
-      throw UsageError("--interval and --discretisation need --accountant tight");
+      throw UsageError("--interval, --max-bins and --discretisation need --accountant tight");
     if (o.paper && o.has_orders_or_conversion)
       throw UsageError("--paper sets --orders and --conversion: give one or the others");
     dp::RdpConvention convention = dp::paper_rdp_convention();
@@ -96,7 +99,9 @@ void run_privacy(const PrivacyOptions& o) {
     if (!(o.interval > 0.0) || !std::isfinite(o.interval))
       throw UsageError("--interval must be a finite number > 0");
     dp::PldOptions options;
+    if (o.max_bins < 1024) throw UsageError("--max-bins must be >= 1024");
     options.interval = o.interval;
+    options.max_bins = o.max_bins;
     options.discretisation = discretisation_from_string(o.discretisation);
     dp::PldAccountant accountant(options);
     accountant.add_subsampled_gaussian(o.q, o.z, o.steps);
@@ -149,16 +154,22 @@ void add_privacy_command(CLI::App& app) {
   auto* interval =
       cmd->add_option("--interval", opt->interval, "tight: grid spacing of privacy losses")
           ->capture_default_str();
+  auto* max_bins =
+      cmd->add_option("--max-bins", opt->max_bins,
+                      "tight: the largest composed grid; the spacing is --interval x 2^k, the "
+                      "smallest that fits (a run's accountant uses 32768)")
+          ->capture_default_str();
   auto* discretisation =
       cmd->add_option("--discretisation", opt->discretisation, "tight: connect-the-dots|round-up")
           ->capture_default_str();
   cmd->add_flag("--json", opt->json, "print one JSON object instead of a line");
-  cmd->callback([opt, delta, agents, orders, conversion, paper, interval, discretisation] {
+  cmd->callback([opt, delta, agents, orders, conversion, paper, interval, max_bins,
+                 discretisation] {
     opt->has_delta = delta->count() > 0;
     opt->has_agents = agents->count() > 0;
     opt->has_orders_or_conversion = orders->count() + conversion->count() > 0;
     opt->has_rdp_flags = opt->has_orders_or_conversion || paper->count() > 0;
-    opt->has_pld_flags = interval->count() + discretisation->count() > 0;
+    opt->has_pld_flags = interval->count() + max_bins->count() + discretisation->count() > 0;
     try {
       run_privacy(*opt);
     } catch (const std::invalid_argument& e) {

@@ -105,6 +105,10 @@ nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResul
   s["failed_evaluations"] = r.failed_evaluations;
   s["agents_without_observations"] = r.agents_without_observations;
   s["private_releases"] = r.releases;
+  // The same releases by both accountants, whichever privacy.accountant names (docs/privacy.md).
+  const bool is_private = c.algorithm.is_private();
+  s["epsilon_rdp"] = is_private ? nlohmann::json(r.epsilon_rdp) : nlohmann::json(nullptr);
+  s["epsilon_pld"] = is_private ? nlohmann::json(r.epsilon_pld) : nlohmann::json(nullptr);
   return s;
 }
 

@@ -73,9 +73,17 @@ TEST_CASE("DP runs release T vectors and spend what the accountant says", "[fbo]
   ReferenceConfig c = small(Algorithm::dp_fts_de);
   const ReferenceResult r = run_reference(c);
   REQUIRE(r.rounds.size() == size_t(c.iterations));  // rounds 0 .. T-1; round T is never used
-  auto acc = dp::make_accountant("moments");
-  acc->add_subsampled_gaussian(c.q, c.z, c.iterations);
-  CHECK(r.epsilon == Approx(acc->epsilon(c.effective_delta())).epsilon(1e-12));
+  // The named accountant (tight by default) and, beside it, the moments and the tight one.
+  auto price = [&](const std::string& name) {
+    auto acc = dp::make_accountant(name);
+    acc->add_subsampled_gaussian(c.q, c.z, c.iterations);
+    return acc->epsilon(c.effective_delta());
+  };
+  CHECK(r.epsilon == Approx(price(c.accountant)).epsilon(1e-12));
+  CHECK(r.epsilon_rdp == Approx(price("moments")).epsilon(1e-12));
+  CHECK(r.epsilon_pld == Approx(price("tight")).epsilon(1e-12));
+  CHECK(r.rounds.back().epsilon_rdp == r.epsilon_rdp);
+  CHECK(r.rounds.back().epsilon_pld == r.epsilon_pld);
   for (size_t k = 1; k < r.rounds.size(); ++k) CHECK(r.rounds[k].epsilon > r.rounds[k - 1].epsilon);
   for (const auto& round : r.rounds) CHECK(round.stats.noise_std > 0);
   // Non-private runs release without noise and spend nothing.
