@@ -8,52 +8,109 @@
 namespace fedsim::actors {
 namespace {
 
+using self_ptr = caf::stateful_actor<AccountantState>*;
+
 privacy_status status(const AccountantState& s, bool granted) {
-  return {granted, s.epsilon.named, s.steps, s.epsilon.rdp, s.epsilon.pld};
+  return {granted, s.epsilon.named, s.steps, s.epsilon.rdp, s.epsilon.pld, {}};
+}
+
+/// The epsilon of k releases of (q, z) by the scenario's accountant: one agent's, when k of the
+/// releases held its report. Every release of a run has the same (q, z), so it depends on k
+/// alone and is kept by k.
+double epsilon_of(AccountantState& s, std::int64_t k, double q, double z) {
+  if (k == 0) return 0.0;
+  if (s.epsilon_of_count.empty()) {
+    s.by_count = dp::make_accountant(s.accountant);
+    s.epsilon_of_count.push_back(0.0);
+  }
+  // One release more at a time: the accountant keeps what it can between evaluations.
+  while (static_cast<std::int64_t>(s.epsilon_of_count.size()) <= k) {
+    s.by_count->add_subsampled_gaussian(q, z, 1);
+    s.epsilon_of_count.push_back(s.by_count->epsilon(s.delta));
+  }
+  return s.epsilon_of_count[static_cast<std::size_t>(k)];
 }
 
 }  // namespace
 
-caf::behavior accountant_actor(caf::stateful_actor<AccountantState>* self, std::string name,
-                               double delta, double budget) {
+caf::behavior accountant_actor(self_ptr self, std::string name, double delta, double budget,
+                               double agent_budget, int agents) {
   fail_loudly(self, "accountant");
   auto& s = self->state;
+  s.accountant = name;
   s.ledger.emplace(name);
   s.delta = delta;
   s.budget = budget;
+  s.agent_budget = agent_budget;
+  s.agent_releases.assign(static_cast<std::size_t>(agents), 0);
+  s.agent_filtered.assign(static_cast<std::size_t>(agents), 0);
   return {
-      [self](charge_atom, double q, double z) {
+      [self](charge_request& r) {
         auto& s = self->state;
+        // The filter: a candidate whose own epsilon would pass its budget with this release is
+        // not aggregated (and not charged). Candidates are agent ids the server checked.
+        std::vector<std::int32_t> admitted;
+        for (std::int32_t n : r.candidates) {
+          const auto k = s.agent_releases.at(static_cast<std::size_t>(n));
+          if (std::isinf(s.agent_budget) || epsilon_of(s, k + 1, r.q, r.z) <= s.agent_budget)
+            admitted.push_back(n);
+          else
+            ++s.agent_filtered.at(static_cast<std::size_t>(n));
+        }
+        if (admitted.empty()) return status(s, false);  // nothing to release or charge
         // Without a budget every charge is granted: no copy to try it on first.
         if (std::isinf(s.budget)) {
-          s.ledger->add_subsampled_gaussian(q, z, 1);
+          s.ledger->add_subsampled_gaussian(r.q, r.z, 1);
           s.epsilon = s.ledger->epsilon(s.delta);
         } else {
           dp::Ledger next = *s.ledger;
-          next.add_subsampled_gaussian(q, z, 1);
+          next.add_subsampled_gaussian(r.q, r.z, 1);
           const dp::LedgerEpsilon eps = next.epsilon(s.delta);
-          if (eps.named > s.budget) return status(s, false);
+          if (eps.named > s.budget) {
+            privacy_status refused = status(s, false);
+            refused.admitted = std::move(admitted);
+            return refused;
+          }
           s.ledger = std::move(next);
           s.epsilon = eps;
         }
         ++s.steps;
-        s.charges.emplace_back(q, z);
-        return status(s, true);
+        s.charges.emplace_back(r.q, r.z);
+        for (std::int32_t n : admitted) ++s.agent_releases[static_cast<std::size_t>(n)];
+        privacy_status granted = status(s, true);
+        granted.admitted = std::move(admitted);
+        return granted;
+      },
+      [self](agents_atom) {
+        auto& s = self->state;
+        agent_privacy out;
+        out.releases = s.agent_releases;
+        out.filtered = s.agent_filtered;
+        for (std::int64_t k : s.agent_releases)
+          out.epsilon.push_back(s.charges.empty()
+                                    ? 0.0
+                                    : epsilon_of(s, k, s.charges.front().first,
+                                                 s.charges.front().second));
+        return out;
       },
       [self](save_atom) {
         auto& s = self->state;
         return save_state(self->context(), [&](auto& a) {
-          a(s.charges, s.steps, s.epsilon.named, s.epsilon.rdp, s.epsilon.pld);
+          a(s.charges, s.steps, s.epsilon.named, s.epsilon.rdp, s.epsilon.pld, s.agent_releases,
+            s.agent_filtered);
         });
       },
       [self, name](restore_atom, const std::vector<char>& bytes) {
         auto& s = self->state;
         load_state(self->context(), bytes, "accountant", [&](auto& a) {
-          a(s.charges, s.steps, s.epsilon.named, s.epsilon.rdp, s.epsilon.pld);
+          a(s.charges, s.steps, s.epsilon.named, s.epsilon.rdp, s.epsilon.pld, s.agent_releases,
+            s.agent_filtered);
         });
         // One charge at a time, as they were granted: the same arithmetic, the same state.
         s.ledger.emplace(name);
         for (const auto& [q, z] : s.charges) s.ledger->add_subsampled_gaussian(q, z, 1);
+        s.epsilon_of_count.clear();
+        s.by_count.reset();
         return caf::ok_atom_v;
       },
       [self](caf::get_atom) { return status(self->state, true); },

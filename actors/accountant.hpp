@@ -4,30 +4,44 @@
 /// it, with the moments and the tight accountant (dp::Ledger: every private run reports all
 /// three), and enforces an optional epsilon budget on the scenario's: a charge that would
 /// exceed it is refused and not recorded.
+///
+/// Per agent (docs/privacy.md, "Per-agent privacy"): each agent is charged only for the
+/// releases whose received set held its report, composed with the scenario's accountant; with
+/// a per-agent budget, a charge admits only the candidates whose own epsilon stays within it
+/// after one more release (a privacy filter).
+#include <memory>
 #include <optional>
 
 #include <caf/all.hpp>
 
 #include "actors/messages.hpp"
+#include "engine/dp/accountant.hpp"
 #include "engine/dp/ledger.hpp"
 
 namespace fedsim::actors {
 
 struct AccountantState {
   std::optional<dp::Ledger> ledger;
+  std::string accountant;  ///< privacy.accountant
   double delta = 0.0;
   double budget = 0.0;
+  double agent_budget = 0.0;
   std::int64_t steps = 0;
   dp::LedgerEpsilon epsilon;
   /// Every granted charge (q, z), in order: a checkpoint replays them into a fresh ledger.
   std::vector<std::pair<double, double>> charges;
+  /// Per agent: the releases its report took part in (saved), and the epsilon by the scenario's
+  /// accountant of k releases of the run's one mechanism, by k (a cache, rebuilt on demand).
+  std::vector<std::int64_t> agent_releases, agent_filtered;
+  std::vector<double> epsilon_of_count;
+  std::unique_ptr<dp::Accountant> by_count;  ///< epsilon_of_count.size() - 1 releases
   static inline const char* name = "accountant";
 };
 
-/// Handles (charge_atom, q, z) -> privacy_status (granted, epsilon after, steps) and
-/// (caf::get_atom) -> privacy_status (the current totals); checkpoints: (save_atom) -> bytes,
-/// (restore_atom, bytes) -> ok.
+/// Handles charge_request -> privacy_status (granted, epsilon after, steps, the candidates
+/// admitted), (caf::get_atom) -> privacy_status (the current totals), (agents_atom) ->
+/// agent_privacy; checkpoints: (save_atom) -> bytes, (restore_atom, bytes) -> ok. `agents`: N.
 caf::behavior accountant_actor(caf::stateful_actor<AccountantState>* self, std::string name,
-                               double delta, double budget);
+                               double delta, double budget, double agent_budget, int agents);
 
 }  // namespace fedsim::actors

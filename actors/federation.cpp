@@ -222,6 +222,15 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
               result.releases = st.steps;
             },
             on_error);
+  if (failure.empty() && accountant)
+    self->request(accountant, caf::infinite, agents_atom::value)
+        .receive(
+            [&](agent_privacy& p) {
+              result.agent_releases = std::move(p.releases);
+              result.agent_epsilon = std::move(p.epsilon);
+              result.agent_filtered = std::move(p.filtered);
+            },
+            on_error);
   // Agents are stopped with the run's failure, if any: agents in other processes
   // (actors/remote/) then learn that the run failed, not that it ended.
   const caf::error stop = failure.empty() ? caf::error{caf::exit_reason::user_shutdown}
@@ -343,7 +352,8 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   caf::actor accountant;
   if (is_private)
     accountant = system.spawn(accountant_actor, config.privacy.accountant,
-                              algo.effective_delta(), config.privacy.budget);
+                              algo.effective_delta(), config.privacy.budget,
+                              config.privacy.agent_budget, N);
   const caf::actor network = system.spawn(network_actor, plan, checkpoint_settings(options));
 
   std::vector<caf::actor> agents;

@@ -73,6 +73,12 @@ struct RunResult {
   /// FBO: the same releases priced by the moments and by the tight accountant (dp::Ledger).
   double epsilon_rdp = 0.0;
   double epsilon_pld = 0.0;
+  /// FBO, private: per agent, the releases its report took part in, its epsilon by
+  /// privacy.accountant over them, and the reports the per-agent filter left out (empty
+  /// otherwise; docs/privacy.md, "Per-agent privacy").
+  std::vector<std::int64_t> agent_releases;
+  std::vector<double> agent_epsilon;
+  std::vector<std::int64_t> agent_filtered;
   double delta = 0.0;
   std::int64_t releases = 0;   ///< private releases charged to the accountant
   std::vector<double> client_regret;   ///< Fed-PNE: each client's cumulative regret

@@ -254,6 +254,8 @@ struct round_event {
   double aggregate_norm = 0.0;  ///< L2 norm of the broadcast vector
   double epsilon_rdp = 0.0;     ///< the same releases by the moments accountant
   double epsilon_pld = 0.0;     ///< ... and by the tight accountant
+  /// Reports the per-agent privacy filter left out (their agents' own budget reached).
+  std::int32_t filtered = 0;
 };
 
 template <class Inspector>
@@ -266,7 +268,7 @@ typename Inspector::result_type inspect(Inspector& f, round_event& x) {
   auto w_epsilon_pld = wire(x.epsilon_pld);
   return f(caf::meta::type_name("round_event"), x.round, w_time, x.participants, x.selected, x.late,
            x.dropped, x.rejected, x.clipped, x.alive, w_noise_std, w_epsilon, x.released,
-           w_aggregate_norm, w_epsilon_rdp, w_epsilon_pld);
+           w_aggregate_norm, w_epsilon_rdp, w_epsilon_pld, x.filtered);
 }
 
 /// Network or server -> recorder: one line of events.jsonl. `seq` orders events of the same
@@ -364,14 +366,32 @@ typename Inspector::result_type inspect(Inspector& f, phase_event& x) {
            w_best_mean, w_confidence_width);
 }
 
+/// Server -> accountant: the price of one release (q, z) and the agents whose reports it would
+/// aggregate, before the per-agent filter.
+struct charge_request {
+  double q = 1.0;
+  double z = 1.0;
+  std::vector<std::int32_t> candidates;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, charge_request& x) {
+  auto w_q = wire(x.q);
+  auto w_z = wire(x.z);
+  return f(caf::meta::type_name("charge_request"), w_q, w_z, x.candidates);
+}
+
 /// Accountant replies: epsilon so far (by the scenario's accountant, and by the moments and
-/// the tight accountant: dp::Ledger) and whether the requested step was granted.
+/// the tight accountant: dp::Ledger) and whether the requested step was granted; to a charge,
+/// also which candidates its per-agent filter admitted (the release aggregates only those;
+/// none admitted: nothing is released or charged).
 struct privacy_status {
   bool granted = true;
   double epsilon = 0.0;
   std::int64_t steps = 0;
   double epsilon_rdp = 0.0;
   double epsilon_pld = 0.0;
+  std::vector<std::int32_t> admitted;
 };
 
 template <class Inspector>
@@ -380,7 +400,20 @@ typename Inspector::result_type inspect(Inspector& f, privacy_status& x) {
   auto w_epsilon_rdp = wire(x.epsilon_rdp);
   auto w_epsilon_pld = wire(x.epsilon_pld);
   return f(caf::meta::type_name("privacy_status"), x.granted, w_epsilon, x.steps, w_epsilon_rdp,
-           w_epsilon_pld);
+           w_epsilon_pld, x.admitted);
+}
+
+/// Accountant -> (get_atom on the agents) the per-agent totals: releases each agent's report
+/// took part in, and its epsilon by the scenario's accountant.
+struct agent_privacy {
+  std::vector<std::int64_t> releases;
+  std::vector<double> epsilon;
+  std::vector<std::int64_t> filtered;  ///< reports the per-agent filter left out
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, agent_privacy& x) {
+  return f(caf::meta::type_name("agent_privacy"), x.releases, x.epsilon, x.filtered);
 }
 
 /// Remote join (actors/remote/, fedsim serve / fedsim agents). A process hosting agents asks
@@ -466,8 +499,10 @@ CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::join_challenge))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::join_proof))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::join_welcome))
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::join_agents))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::charge_request))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::agent_privacy))
 CAF_ADD_ATOM(fedsim, fedsim::actors, run_atom, "run")
-CAF_ADD_ATOM(fedsim, fedsim::actors, charge_atom, "charge")
+CAF_ADD_ATOM(fedsim, fedsim::actors, agents_atom, "agents")
 CAF_ADD_ATOM(fedsim, fedsim::actors, finish_atom, "finish")
 // Checkpoints (actors/checkpoint/checkpoint.hpp): (checkpoint_atom, ...) asks the network for one
 // at the next quiet moment and announces it to the driver; (save_atom) -> the member's state

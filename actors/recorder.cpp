@@ -47,11 +47,11 @@ long long json_node(node_id n) {
 void write_rounds(const std::string& file, const std::vector<round_event>& rounds) {
   CsvWriter csv(file, {"round", "time", "participants", "selected", "late", "dropped", "rejected", "clipped",
                        "alive", "noise_std", "epsilon", "released", "aggregate_norm",
-                       "epsilon_rdp", "epsilon_pld"});
+                       "epsilon_rdp", "epsilon_pld", "filtered"});
   for (const auto& r : rounds)
     csv.row(r.round, r.time, r.participants, r.selected, r.late, r.dropped, r.rejected, r.clipped, r.alive,
             r.noise_std, r.epsilon, r.released ? 1 : 0, r.aggregate_norm, r.epsilon_rdp,
-            r.epsilon_pld);
+            r.epsilon_pld, r.filtered);
 }
 
 void write_phases(const std::string& file, const std::vector<phase_event>& phases) {

@@ -135,6 +135,10 @@ struct PrivacyConfig {
   std::string accountant = "tight";
   double delta = 0.0;                  ///< 0: 1 / N^1.1
   double budget = std::numeric_limits<double>::infinity();  ///< epsilon budget
+  /// Each agent's own epsilon budget (a privacy filter, docs/privacy.md): an agent is charged
+  /// only for the releases its report took part in, and its reports stop being aggregated
+  /// once one more would take its own epsilon past this. inf: no filter.
+  double agent_budget = std::numeric_limits<double>::infinity();
 };
 
 /// The federated X-armed bandit family (Fed-PNE, DP-Fed-PNE, and HCT, the paper's centralised

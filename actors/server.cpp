@@ -82,7 +82,7 @@ void note_misses(ServerState& s) {
 
 /// Broadcasts the round's result, records it and opens the next round.
 void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int participants,
-                  int selected, const privacy_status& spent, int alive) {
+                  int selected, const privacy_status& spent, int alive, int filtered = 0) {
   auto& s = self->state;
   const std::uint64_t bytes = b.joint.size() * sizeof(double) + 16;
   const bool released = b.released;
@@ -98,7 +98,7 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
   self->send(s.shared->recorder,
              round_event{s.round, s.now, participants, selected, s.late, s.dropped, s.rejected + stats.rejected,
                          stats.clipped, alive, stats.noise_std, spent.epsilon, released,
-                         std::sqrt(norm2), spent.epsilon_rdp, spent.epsilon_pld});
+                         std::sqrt(norm2), spent.epsilon_rdp, spent.epsilon_pld, filtered});
   for (int n = 0; n < num_agents(s); ++n) {
     s.kept[n].clear();
     members(s).set_contributed(n, false);
@@ -165,31 +165,44 @@ void close_round(self_ptr self, std::function<void()> done) {
 
   // The privacy spent after this round, as the accountant reports it (zero for a run that is
   // not private; NaN when the accountant could not answer, which fails the run loudly anyway).
+  // `admitted`: the agents the per-agent filter let in (empty: every participant).
   auto release = [self, vectors, inbox, participants, alive](broadcast b, privacy_status spent) {
     auto& s = self->state;
+    std::vector<const Eigen::VectorXd*> in = inbox;
+    int taken = participants, filtered = 0;
+    if (!spent.admitted.empty() && static_cast<int>(spent.admitted.size()) < participants) {
+      std::vector<bool> keep(in.size(), false);
+      for (std::int32_t n : spent.admitted) keep[static_cast<std::size_t>(n)] = true;
+      for (std::size_t n = 0; n < in.size(); ++n)
+        if (in[n] && !keep[n]) in[n] = nullptr;
+      taken = static_cast<int>(spent.admitted.size());
+      filtered = participants - taken;
+    }
     RandomStream rng(s.shared->config.seed, fbo::streams::server_round, s.round);
     fbo::RoundStats stats;
-    const Eigen::MatrixXd joint = s.de->aggregate(s.round, inbox, rng, &stats);
+    const Eigen::MatrixXd joint = s.de->aggregate(s.round, in, rng, &stats);
     b.cols = static_cast<std::int32_t>(joint.cols());
     b.joint.data = std::make_shared<const std::vector<double>>(joint.data(),
                                                                joint.data() + joint.size());
-    finish_round(self, std::move(b), stats, participants, stats.selected, spent, alive);
+    finish_round(self, std::move(b), stats, taken, stats.selected, spent, alive, filtered);
   };
-  // Nothing released: past the budget (withheld from now on) or with no participant.
-  auto nothing = [self, alive, participants](broadcast b, privacy_status spent, bool budget) {
+  // Nothing released: past the budget (withheld from now on), with no participant, or with
+  // none the per-agent filter admits (`filtered` of them).
+  auto nothing = [self, alive](broadcast b, int participants, privacy_status spent, bool budget,
+                               int filtered) {
     if (budget && self->state.releasing)
       logger("server")->warn("t={:.3f} round {}: privacy budget reached, aggregates withheld from now on",
                              self->state.now, self->state.round);
     if (budget) self->state.releasing = false;
     b.released = false;
-    finish_round(self, std::move(b), fbo::RoundStats{}, participants, 0, spent, alive);
+    finish_round(self, std::move(b), fbo::RoundStats{}, participants, 0, spent, alive, filtered);
   };
-  const privacy_status unknown{false, kNaN, 0, kNaN, kNaN};
+  const privacy_status unknown{false, kNaN, 0, kNaN, kNaN, {}};
 
   if (!cfg.is_private()) {
     // No participant, no release (an aggregate of nobody would be noise alone; docs/privacy.md,
     // "What is charged"): the agents go local until a release.
-    if (participants == 0) nothing(std::move(b), privacy_status{}, false);
+    if (participants == 0) nothing(std::move(b), 0, privacy_status{}, false, 0);
     else release(std::move(b), privacy_status{});
     return done();
   }
@@ -199,24 +212,29 @@ void close_round(self_ptr self, std::function<void()> done) {
     self->request(s.shared->accountant, caf::infinite, caf::get_atom_v)
         .await(
             [=](privacy_status st) mutable {
-              nothing(std::move(b), st, budget);
+              nothing(std::move(b), participants, st, budget, 0);
               done();
             },
             [=](caf::error&) mutable {
-              nothing(std::move(b), unknown, budget);
+              nothing(std::move(b), participants, unknown, budget, 0);
               done();
             });
     return;
   }
-  self->request(s.shared->accountant, caf::infinite, charge_atom::value, cfg.q, cfg.z)
+  charge_request charge{cfg.q, cfg.z, {}};
+  for (int n = 0; n < N; ++n)
+    if (inbox[n]) charge.candidates.push_back(n);
+  self->request(s.shared->accountant, caf::infinite, std::move(charge))
       .await(
           [=](privacy_status st) mutable {
-            if (st.granted) release(std::move(b), st);
-            else nothing(std::move(b), st, true);
+            if (st.admitted.empty())  // the filter admitted nobody: no release, no charge
+              nothing(std::move(b), 0, st, false, participants);
+            else if (st.granted) release(std::move(b), std::move(st));
+            else nothing(std::move(b), participants, st, true, 0);
             done();
           },
           [=](caf::error&) mutable {
-            nothing(std::move(b), unknown, true);
+            nothing(std::move(b), participants, unknown, true, 0);
             done();
           });
 }

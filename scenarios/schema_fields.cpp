@@ -1050,6 +1050,12 @@ const Table<PrivacyConfig>& privacy_table() {
        value("budget", &PrivacyConfig::budget,
              {"must be an epsilon > 0 (inf: no budget)", [](double v) { return v > 0; }, "> 0, inf"},
              "epsilon budget: past it the server stops releasing")
+           .only(Family::fbo),
+       value("agent_budget", &PrivacyConfig::agent_budget,
+             {"must be an epsilon > 0 (inf: no per-agent budget)", [](double v) { return v > 0; },
+              "> 0, inf"},
+             "each agent's own epsilon budget (a privacy filter): an agent's reports are no longer "
+             "aggregated once one more release would take its own epsilon past it")
            .only(Family::fbo)}};
   return t;
 }

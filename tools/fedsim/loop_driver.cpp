@@ -103,6 +103,10 @@ DriverResult run_fbo_loop(const ScenarioConfig& config, const std::filesystem::p
     result.epsilon_rdp = r.epsilon_rdp;
     result.epsilon_pld = r.epsilon_pld;
     result.releases = static_cast<std::int64_t>(r.rounds.size());
+    // A perfect network under sync: every agent's report is in every release.
+    result.agent_releases.assign(static_cast<std::size_t>(algo.agents), result.releases);
+    result.agent_epsilon.assign(static_cast<std::size_t>(algo.agents), r.epsilon);
+    result.agent_filtered.assign(static_cast<std::size_t>(algo.agents), 0);
   }
   result.delta = algo.effective_delta();
   actors::write_observations((dir / "observations.csv").string(), rows, dimension);
@@ -194,6 +198,10 @@ void check_driver(const ScenarioConfig& config, Driver driver) {
           std::isfinite(config.privacy.budget))
         throw UsageError("key 'privacy.budget': --driver loop has no privacy budget (it releases "
                          "every round; use --driver actors)");
+      if (!config.xarmed.enabled && config.algorithm.is_private() &&
+          std::isfinite(config.privacy.agent_budget))
+        throw UsageError("key 'privacy.agent_budget': --driver loop has no per-agent privacy "
+                         "filter (every agent takes part in every release; use --driver actors)");
       if (const std::string key = imperfect_network_key(config); !key.empty())
         throw UsageError("key '" + key + "': --driver loop runs a perfect network only (no "
                          "delays, faults, groups, crashes, partitions or availability trace; "

@@ -1,11 +1,13 @@
 #include "tools/fedsim/run_outputs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
 #include <string>
 
+#include "actors/csv_writer.hpp"
 #include "actors/policy/liveness.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/run_folder.hpp"
@@ -109,6 +111,20 @@ nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResul
   const bool is_private = c.algorithm.is_private();
   s["epsilon_rdp"] = is_private ? nlohmann::json(r.epsilon_rdp) : nlohmann::json(nullptr);
   s["epsilon_pld"] = is_private ? nlohmann::json(r.epsilon_pld) : nlohmann::json(nullptr);
+  // Per agent (privacy_agents.csv has each): the distribution of the agents' own epsilons,
+  // and how many agents the per-agent filter stopped (null for a run that is not private).
+  s["epsilon_per_agent"] = nullptr;
+  s["agents_filtered"] = nullptr;
+  if (is_private && !r.agent_epsilon.empty()) {
+    std::vector<double> e = r.agent_epsilon;
+    std::sort(e.begin(), e.end());
+    const std::size_t n = e.size();
+    s["epsilon_per_agent"] = {{"min", e.front()},
+                              {"median", n % 2 ? e[n / 2] : (e[n / 2 - 1] + e[n / 2]) / 2},
+                              {"max", e.back()}};
+    s["agents_filtered"] = std::count_if(r.agent_filtered.begin(), r.agent_filtered.end(),
+                                         [](std::int64_t k) { return k > 0; });
+  }
   return s;
 }
 
@@ -153,6 +169,13 @@ void write_summary(const std::filesystem::path& dir, const scenario::ScenarioCon
     if (!out) throw std::runtime_error("cannot write " + tmp.string());
   }
   std::filesystem::rename(tmp, dir / "summary.json");
+  // A private FBO run's per-agent privacy: one row per agent.
+  const actors::RunResult& r = result.run;
+  if (!r.agent_epsilon.empty()) {
+    actors::CsvWriter csv(dir / "privacy_agents.csv", {"agent", "releases", "epsilon", "filtered"});
+    for (std::size_t n = 0; n < r.agent_epsilon.size(); ++n)
+      csv.row(n, r.agent_releases[n], r.agent_epsilon[n], r.agent_filtered[n]);
+  }
 }
 
 std::optional<nlohmann::json> read_summary(const std::filesystem::path& dir) {
