@@ -30,13 +30,19 @@ def time_to_threshold(run_dir, threshold):
     return (float(times[below[0]]) if len(below) else None), len({r["agent"] for r in rows})
 
 
+def per_agent_epsilon(summary):
+    """summary.json's epsilon_per_agent as three CSV cells (empty when the run has none)."""
+    e = summary.get("epsilon_per_agent") or {}
+    return {f"epsilon_agent_{k}": e.get(k, "") for k in ("min", "median", "max")}
+
+
 def study_metrics(sweep_dir, threshold, out_path):
     """Per-run metrics of one study sweep (sweep_runs.csv plus the run folders) to a CSV."""
     runs = read_csv(os.path.join(sweep_dir, "sweep_runs.csv"))
     fields = ["policy", "seed", "mean_final_simple_regret", "time_to_threshold", "threshold",
               "epsilon", "private_releases", "iterations", "agents", "agents_observing",
               "messages_sent", "messages_dropped",
-              "virtual_time"]
+              "virtual_time", "epsilon_agent_min", "epsilon_agent_median", "epsilon_agent_max"]
     with open(out_path, "w", newline="") as f:
         wr = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
         wr.writeheader()
@@ -52,7 +58,8 @@ def study_metrics(sweep_dir, threshold, out_path):
                          "agents_observing": observing,
                          "messages_sent": s["messages"]["sent"],
                          "messages_dropped": s["messages"]["dropped"],
-                         "virtual_time": s["virtual_time"]})
+                         "virtual_time": s["virtual_time"],
+                         **per_agent_epsilon(s)})
 
 
 def run_metrics(sweep_dir, from_iteration, out_path):

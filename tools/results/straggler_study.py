@@ -66,7 +66,11 @@ def study_section(R, meta, w, cmds, img):
       "is lost starts on the first broadcast it receives, so this should stay 0 — and "
       "`summary.json`'s final regret excludes them too). It is averaged over the seeds that reached the threshold; "
       "'never' if none did, and '(k of n)' when only some did. **ε** is the privacy loss "
-      "actually spent (`epsilon` of `summary.json`, moments accountant, δ = N^-1.1), and "
+      "actually spent (`epsilon` of `summary.json`, moments accountant, δ = N^-1.1: every "
+      "release charged to every agent); **per-agent ε** is each agent's own, charged only for "
+      "the releases its report took part in (`epsilon_per_agent` of `summary.json`: the mean "
+      "over seeds of the smallest, the median and the largest; `docs/privacy.md`, \"Per-agent "
+      "privacy\", says when this is valid), and "
       "**releases** the number of private aggregates the server released (`private_releases`): "
       "sync releases one per iteration, but under deadline, quorum and async the server's rounds "
       "are driven by time or arrivals, not by the agents' iterations, so it releases more rounds "
@@ -82,8 +86,8 @@ def study_section(R, meta, w, cmds, img):
         w("")
         cmds(name)
         rows = read_csv(os.path.join(R, f"{name}_metrics.csv"))
-        w("| policy | runs | final regret | time to threshold (s) | ε | releases | dropped | silent agents | virtual time (s) |")
-        w("|---|---|---|---|---|---|---|---|---|")
+        w("| policy | runs | final regret | time to threshold (s) | ε | per-agent ε (min / median / max) | releases | dropped | silent agents | virtual time (s) |")
+        w("|---|---|---|---|---|---|---|---|---|---|")
         res = {}
         for pol in POLICIES:
             rr = [r for r in rows if r["policy"] == pol]
@@ -104,7 +108,10 @@ def study_section(R, meta, w, cmds, img):
                 tcell = pm(*t, 1) + ("" if len(reached) == len(rr) else f" ({len(reached)} of {len(rr)})")
             res[pol] = dict(fr=fr, t=t, reached=len(reached), n=len(rr), eps=eps, rel=releases,
                             iters=int(num(rr[0]["iterations"])), vt=vt, dr=dr, silent=silent[0])
-            w(f"| {pol} | {len(rr)} | {pm(*fr)} | {tcell} | {pm(*eps, 2)} | {releases[0]:.1f} | "
+            agent_eps = [mean_se([num(r.get(f"epsilon_agent_{k}", "")) for r in rr])[0]
+                         for k in ("min", "median", "max")]
+            agent_cell = " / ".join("–" if math.isnan(x) else f"{x:.2f}" for x in agent_eps)
+            w(f"| {pol} | {len(rr)} | {pm(*fr)} | {tcell} | {pm(*eps, 2)} | {agent_cell} | {releases[0]:.1f} | "
               f"{dr[0]:.0f} | {silent[0]:.1f} | {pm(*vt, 1)} |")
         w("")
         summary[name] = res
