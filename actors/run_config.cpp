@@ -66,6 +66,7 @@ xarmed::HctRunConfig hct_config(const ScenarioConfig& config) {
   h.k = f.k;
   h.split = f.split;
   h.point = f.point;
+  h.variant = f.hct_variant;
   return h;
 }
 
@@ -167,6 +168,11 @@ const NameTable<xarmed::ObjectiveKind>& names(xarmed::ObjectiveKind) {
 
 const NameTable<xarmed::SplitRule>& names(xarmed::SplitRule) {
   static const auto t = engine_names({xarmed::SplitRule::random_axis, xarmed::SplitRule::cyclic});
+  return t;
+}
+
+const NameTable<xarmed::HctVariant>& names(xarmed::HctVariant) {
+  static const auto t = engine_names({xarmed::HctVariant::azar, xarmed::HctVariant::pyxab});
   return t;
 }
 

@@ -217,6 +217,7 @@ const NameTable<fbo::LocalSampler>& names(fbo::LocalSampler);
 const NameTable<xarmed::ObjectiveKind>& names(xarmed::ObjectiveKind);
 const NameTable<xarmed::SplitRule>& names(xarmed::SplitRule);
 const NameTable<xarmed::PointRule>& names(xarmed::PointRule);
+const NameTable<xarmed::HctVariant>& names(xarmed::HctVariant);
 /// The X-armed family's algorithm names: fed-pne, dp-fed-pne (its DP variant) and hct.
 const std::vector<std::string>& xarmed_algorithm_names();
 /// fed-pne, dp-fed-pne or hct.

@@ -868,7 +868,14 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
         value("split", &FedPneConfig::split, one_of<xarmed::SplitRule>(),
               "the axis each cell is split along: uniform per node, or depth mod d"),
         value("point", &FedPneConfig::point, one_of<xarmed::PointRule>(),
-              "the point a pull evaluates: the cell's centre, or uniform in the cell")};
+              "the point a pull evaluates: the cell's centre, or uniform in the cell"),
+        value("hct_variant", &FedPneConfig::hct_variant, one_of<xarmed::HctVariant>(),
+              "hct: azar (Azar et al. 2014: only leaves are expanded) or pyxab (PyXAB's HCT, the "
+              "Fed-PNE authors' baseline library: an inner node is expanded again after t+ "
+              "doubles, orphaning its subtree)")
+            .when([](const ScenarioConfig& c) -> std::string {
+              return c.xarmed.hct ? "" : "used by hct, not by fed-pne or dp-fed-pne";
+            })};
     fields = fields + inlined(&FedPneConfig::params, fed_pne_params_table()) +
              std::vector<Field<FedPneConfig>>{
                  value("dp_epsilon", &FedPneConfig::dp_epsilon,

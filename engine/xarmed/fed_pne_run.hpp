@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/xarmed/dp_fed_pne.hpp"
+#include "engine/xarmed/hct.hpp"
 #include "engine/xarmed/fed_pne_schedule.hpp"
 #include "engine/xarmed/fed_pne_client.hpp"
 #include "engine/xarmed/partition_tree.hpp"
@@ -23,6 +24,9 @@ struct FedPneConfig {
   int k = 2;                       ///< arity of the partition
   SplitRule split = SplitRule::random_axis;
   PointRule point = PointRule::centre;
+  /// Read by HCT only (the scenario's algorithm.hct_variant; scenario::hct_config): the X-armed
+  /// keys of a scenario file live in this one struct. Fed-PNE ignores it.
+  HctVariant hct_variant = HctVariant::azar;
   double dp_epsilon = 0.0;         ///< > 0 runs DP-Fed-PNE
   double dp_delta = 0.0;           ///< DP delta; 0 means 1 / M
   bool record_curve = true;        ///< keep the per-step average regret curve (T doubles)

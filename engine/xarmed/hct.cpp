@@ -16,6 +16,14 @@ std::int64_t next_power_of_two(std::int64_t t) {
 }
 }  // namespace
 
+std::string to_string(HctVariant variant) {
+  switch (variant) {
+    case HctVariant::azar: return "azar";
+    case HctVariant::pyxab: return "pyxab";
+  }
+  return "?";
+}
+
 double HctParams::c1() const { return std::pow(rho / (3.0 * nu1), 1.0 / 8.0); }
 
 void HctParams::validate() const {

@@ -15,6 +15,7 @@
 /// every U, tau and B is recomputed in one pass, so all nodes always use the same t+. Cost per
 /// step: O(k depth), plus an O(tree) pass at those O(log t) steps, amortised O(1).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -24,6 +25,12 @@
 #include "engine/xarmed/partition_tree.hpp"
 
 namespace fedsim::xarmed {
+
+/// Which HCT: Azar, Lazaric and Brunskill's (class Hct, only leaves are expanded) or PyXAB's
+/// implementation of it (class PyxabHct, engine/xarmed/hct_pyxab.hpp: inner nodes are expanded
+/// again after t+ doubles), the library the Fed-PNE authors name for their baseline.
+enum class HctVariant { azar, pyxab };
+std::string to_string(HctVariant variant);
 
 struct HctParams {
   double nu1 = 1.0;     ///< the Fed-PNE paper's setting (after Li et al. 2021)

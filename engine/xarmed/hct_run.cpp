@@ -20,12 +20,13 @@ HctResult run_hct(const HctRunConfig& config) {
   return run_hct(config, make_problem(config.problem));
 }
 
-HctResult run_hct(const HctRunConfig& config, const FederatedProblem& problem) {
-  config.validate();
-  const std::uint64_t seed = config.problem.seed;
-  Hct hct(PartitionTree(problem.domain, config.k, config.split, seed), config.params,
-          config.point);
-  RandomStream rng(seed, "hct.run");
+namespace {
+
+/// The run with either HCT (both have propose, observe, last_slot, tree_size, depth, cell and
+/// most_pulled).
+template <class H>
+HctResult run_with(H& hct, const HctRunConfig& config, const FederatedProblem& problem) {
+  RandomStream rng(config.problem.seed, "hct.run");
   const Objective& f = *problem.global;
   const double f_star = f.optimum_value();
   const bool centre = config.point == PointRule::centre;
@@ -56,6 +57,26 @@ HctResult run_hct(const HctRunConfig& config, const FederatedProblem& problem) {
   const Box& best = hct.cell(hct.most_pulled());
   result.recommendation = 0.5 * (best.lower + best.upper);
   return result;
+}
+
+}  // namespace
+
+HctResult run_hct(const HctRunConfig& config, const FederatedProblem& problem) {
+  config.validate();
+  PartitionTree tree(problem.domain, config.k, config.split, config.problem.seed);
+  switch (config.variant) {
+    case HctVariant::azar: {
+      Hct hct(std::move(tree), config.params, config.point);
+      return run_with(hct, config, problem);
+    }
+    case HctVariant::pyxab: {
+      PyxabHct hct(std::move(tree), config.params, config.point);
+      HctResult r = run_with(hct, config, problem);
+      r.re_expansions = hct.re_expansions();
+      return r;
+    }
+  }
+  throw std::logic_error("hct: unknown variant");
 }
 
 }  // namespace fedsim::xarmed

@@ -9,6 +9,7 @@
 #include <Eigen/Dense>
 
 #include "engine/xarmed/hct.hpp"
+#include "engine/xarmed/hct_pyxab.hpp"
 #include "engine/xarmed/partition_tree.hpp"
 #include "engine/xarmed/problem.hpp"
 
@@ -21,6 +22,7 @@ struct HctRunConfig {
   int k = 2;
   SplitRule split = SplitRule::random_axis;
   PointRule point = PointRule::centre;
+  HctVariant variant = HctVariant::azar;
   bool record_curve = true;     ///< keep the per-step cumulative regret curve
 
   /// Throws std::invalid_argument naming the parameter.
@@ -33,6 +35,7 @@ struct HctResult {
   std::size_t tree_size = 0;
   int depth = 0;
   Eigen::VectorXd recommendation;     ///< centre of the most pulled node
+  std::int64_t re_expansions = 0;     ///< pyxab: inner nodes expanded again (azar: 0)
 };
 
 HctResult run_hct(const HctRunConfig& config, const FederatedProblem& problem);

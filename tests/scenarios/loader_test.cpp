@@ -785,7 +785,7 @@ TEST_CASE("X-armed scenario errors name the file, the key and the allowed values
   const std::string fed = "[algorithm]\nname = \"fed-pne\"\n";
   const std::string dp = "[algorithm]\nname = \"dp-fed-pne\"\ndp_epsilon = 1.0\n";
   const std::string xarmed_keys =
-      "allowed: name, budget, k, split, point, nu1, rho, c, c1, delta, dp_epsilon, dp_delta";
+      "allowed: name, budget, k, split, point, hct_variant, nu1, rho, c, c1, delta, dp_epsilon, dp_delta";
 
   // Keys of the other family.
   expect_error("x-fbo-key.toml", fed + "q = 0.5\n",

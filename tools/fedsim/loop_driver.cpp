@@ -111,7 +111,7 @@ DriverResult run_fbo_loop(const ScenarioConfig& config, const std::filesystem::p
   result.delta = algo.effective_delta();
   actors::write_observations((dir / "observations.csv").string(), rows, dimension);
   actors::write_rounds((dir / "rounds.csv").string(), rounds);
-  return {result, std::nullopt};
+  return {result, std::nullopt, std::nullopt};
 }
 
 /// xarmed::run_fed_pne, recorded as the actors record it: a pull row per client and phase,
@@ -144,7 +144,8 @@ DriverResult run_fed_pne_loop(const ScenarioConfig& config, const std::filesyste
   }
   actors::write_pulls((dir / "observations.csv").string(), pulls);
   actors::write_phases((dir / "phases.csv").string(), phases);
-  return {result, Communication{r.rounds, r.nodes_sent_per_client, r.nodes_received_per_client}};
+  return {result, Communication{r.rounds, r.nodes_sent_per_client, r.nodes_received_per_client},
+          std::nullopt};
 }
 
 /// xarmed::run_hct: one row per evaluation in the pull layout.
@@ -159,7 +160,9 @@ DriverResult run_hct_loop(const ScenarioConfig& config, const std::filesystem::p
   result.client_regret = {r.cumulative_regret};  // one learner: the central one
   result.average_cumulative_regret = r.cumulative_regret;
   actors::write_pulls((dir / "observations.csv").string(), pulls);
-  return {result, std::nullopt};
+  return {result, std::nullopt,
+          HctTree{xarmed::to_string(config.xarmed.fed_pne.hct_variant), r.tree_size, r.depth,
+                  r.re_expansions}};
 }
 
 }  // namespace
@@ -225,7 +228,7 @@ DriverResult run_with_driver(const ScenarioConfig& config, const actors::RunOpti
                              Driver driver) {
   check_driver(config, driver);
   switch (driver) {
-    case Driver::actors: return {actors::run_federation(config, options), std::nullopt};
+    case Driver::actors: return {actors::run_federation(config, options), std::nullopt, std::nullopt};
     case Driver::loop: return run_loop(config, options.out_dir);
   }
   throw std::logic_error("internal error: an unknown driver");

@@ -47,9 +47,18 @@ struct Communication {
 
 /// A driver's result: the run's, and what only the loop counts (absent for the actors, whose
 /// result does not carry it, and for HCT, which does not communicate).
+/// HCT's tree at the end of the run (summary.json's "hct").
+struct HctTree {
+  std::string variant;             ///< azar or pyxab (algorithm.hct_variant)
+  std::size_t nodes = 0;           ///< stored (pyxab: orphans included)
+  int depth = 0;
+  std::int64_t re_expansions = 0;  ///< pyxab: inner nodes expanded again
+};
+
 struct DriverResult {
   actors::RunResult run;
   std::optional<Communication> communication;
+  std::optional<HctTree> hct;
 };
 
 /// Throws a UsageError (one line naming the key) when `driver` cannot honour `config`: the

@@ -83,6 +83,11 @@ nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResul
                                                        : nlohmann::json(nullptr);
     s["agents_without_observations"] = r.agents_without_observations;
     s["client_cumulative_regret"] = r.client_regret;
+    if (d.hct)
+      s["hct"] = {{"variant", d.hct->variant},
+                  {"nodes", d.hct->nodes},
+                  {"depth", d.hct->depth},
+                  {"re_expansions", d.hct->re_expansions}};
     if (d.communication)
       s["communication"] = {{"rounds", d.communication->rounds},
                             {"nodes_sent_per_client", d.communication->nodes_sent_per_client},

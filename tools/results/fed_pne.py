@@ -13,28 +13,61 @@ def fed_pne_sections(R, w, cmds, img):
     fp = {o: read_csv(os.path.join(R, f"fed-pne-{o}.csv")) for o, _ in OBJECTIVES}
     # HCT's sweep (scenarios/papers/hct-*.toml, one grid point): cumulative_regret is its R(T).
     hct = {o: read_csv(os.path.join(R, f"hct-{o}.csv"))[0] for o, _ in OBJECTIVES}
-    fig2_section(fp, hct, w, cmds, img)
+    # PyXAB's HCT (algorithm.hct_variant = "pyxab"), when tools/reproduce ran it.
+    pyxab = {o: (read_csv(os.path.join(R, f"hct-pyxab-{o}.csv"))[0],
+                 read_csv(os.path.join(R, f"hct-pyxab-{o}_tree.csv")))
+             for o, _ in OBJECTIVES if os.path.exists(os.path.join(R, f"hct-pyxab-{o}.csv"))}
+    fig2_section(fp, hct, pyxab, w, cmds, img)
     fig6_section(fp, w)
     fig7_section(R, w, cmds)
 
 
-def fig2_section(fp, hct, w, cmds, img):
-    """Figure 2a-b: average cumulative regret per client against HCT's on Garland and DoubleSine."""
+def fig2_section(fp, hct, pyxab, w, cmds, img):
+    """Figure 2a-b: average cumulative regret per client against HCT's on Garland and DoubleSine,
+    HCT as Azar et al. define it and (when run) as PyXAB implements it."""
     w("## Fed-PNE figure 2a-b: Fed-PNE against HCT")
     w("")
     cmds("fedpne-garland", "hct-garland", "fedpne-double-sine", "hct-double-sine")
     w("Average cumulative regret per client after T = 10000 pulls per client (Fed-PNE, as actors "
       "from `scenarios/papers/fed-pne-*.toml`) against HCT's cumulative regret after T = 10000 "
       "evaluations of the global objective (`scenarios/papers/hct-*.toml` through the engine loop, "
-      "ρ = 0.75).")
+      "ρ = 0.75), in two variants (`algorithm.hct_variant`): **Azar**, the algorithm of Azar et "
+      "al. (2014), which expands only leaves, and **PyXAB**, the implementation in the PyXAB "
+      "library (`engine/xarmed/hct_pyxab.hpp`), which expands a node again whenever its count "
+      "reaches τ_h, leaf or not: after t⁺ doubles, τ_h grows, an inner node whose count is now "
+      "below τ_h stops the descent and is pulled, and when its count reaches τ_h fresh children "
+      "replace its subtree, whose statistics are lost to the search.")
     w("")
-    w("| objective | Fed-PNE M = 5 | M = 10 | M = 20 | M = 50 | HCT |")
-    w("|---|---|---|---|---|---|")
+    has_pyxab = len(pyxab) == len(OBJECTIVES)
+    w("| objective | Fed-PNE M = 5 | M = 10 | M = 20 | M = 50 | HCT (Azar) |"
+      + (" HCT (PyXAB) | PyXAB re-expansions per run |" if has_pyxab else ""))
+    w("|---|---|---|---|---|---|" + ("---|---|" if has_pyxab else ""))
     for o, title in OBJECTIVES:
         cells = [pm(num(r["cumulative_regret_mean"]), num(r["cumulative_regret_se"]), 1) for r in fp[o]]
         h_mean, h_se = num(hct[o]["cumulative_regret_mean"]), num(hct[o]["cumulative_regret_se"])
-        w(f"| {title} | " + " | ".join(cells) + f" | {pm(h_mean, h_se, 1)} |")
+        row = f"| {title} | " + " | ".join(cells) + f" | {pm(h_mean, h_se, 1)} |"
+        if has_pyxab:
+            p, tree = pyxab[o]
+            re = [int(t["re_expansions"]) for t in tree]
+            row += (f" {pm(num(p['cumulative_regret_mean']), num(p['cumulative_regret_se']), 1)} | "
+                    f"{min(re)}–{max(re)} |")
+        w(row)
     w("")
+    if has_pyxab:
+        parts = []
+        for o, title in OBJECTIVES:
+            m10 = num([r for r in fp[o] if r["world.agents"] == "10"][0]["cumulative_regret_mean"])
+            a = num(hct[o]["cumulative_regret_mean"])
+            p = num(pyxab[o][0]["cumulative_regret_mean"])
+            parts.append(f"on {title} PyXAB's HCT has {p:.1f} against Azar's {a:.1f} "
+                         f"({'higher' if p > a else 'lower'}), and Fed-PNE at M = 10 {m10:.1f}: "
+                         f"Fed-PNE beats Azar's HCT: {verdict(m10 < a)}; beats PyXAB's: "
+                         f"{verdict(m10 < p)}")
+        w("Which baseline the paper ran: its appendix E.1.1 says \"We have used the "
+          "publicly-available implementation by Li et al. [2023]\" — PyXAB — so the paper's HCT "
+          "curve is most likely PyXAB's variant, with its re-expansions. The two give different "
+          "verdicts to compare against: " + "; ".join(parts) + ".")
+        w("")
     sentences = []
     for o, title in OBJECTIVES:
         h = num(hct[o]["cumulative_regret_mean"])
