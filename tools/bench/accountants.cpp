@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto start = Clock::now();
+  json r = fedsim::bench::report_header(command);  // the load at the start
   const std::string file =
       (std::filesystem::path(FEDSIM_SOURCE_DIR) / "scenarios/dp-fts-de-synthetic.toml").string();
   const scenario::ScenarioConfig c = scenario::load_scenario(file);
@@ -130,12 +131,6 @@ int main(int argc, char** argv) {
               "(target <= 1.2)\n",
               moments_run, tight_run, tight_run / moments_run);
   if (!json_out.empty()) {
-    json r;
-    r["command"] = command;
-    r["fedsim_version"] = FEDSIM_VERSION;
-    r["git_commit"] = fedsim::bench::git_commit();
-    r["machine"] = fedsim::bench::machine();
-    r["build"] = fedsim::bench::build();
     r["scenario"] = "scenarios/dp-fts-de-synthetic.toml";
     r["agents"] = c.world.agents;
     r["iterations"] = c.algorithm.iterations;
@@ -152,14 +147,7 @@ int main(int argc, char** argv) {
     r["moments_only_run_s"] = moments_run;
     r["tight_only_run_s"] = tight_run;
     r["ratio"] = tight_run / moments_run;
-    r["machine"]["load_average_at_end"] = fedsim::bench::load_average_json();
-    r["wall_seconds"] = seconds_since(start);
-    r["date"] = fedsim::bench::utc_now();
-    const std::filesystem::path out(json_out);
-    if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
-    std::ofstream f(out);
-    f << r.dump(2) << "\n";
-    if (!f) {
+    if (!fedsim::bench::finish_report(r, seconds_since(start), json_out)) {
       std::fprintf(stderr, "bench_accountants: cannot write %s\n", json_out.c_str());
       return 1;
     }

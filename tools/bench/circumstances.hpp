@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -76,6 +77,27 @@ inline std::string utc_now() {
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   return date;
+}
+
+/// What every benchmark JSON starts with: the command, fedsim's version, the commit, the machine
+/// (its load now) and the build. FEDSIM_VERSION comes from tools/CMakeLists.txt.
+inline nlohmann::json report_header(const std::string& command) {
+  return {{"command", command},         {"fedsim_version", FEDSIM_VERSION},
+          {"git_commit", git_commit()}, {"machine", machine()},
+          {"build", build()}};
+}
+
+/// Ends a report: the load at the end, the benchmark's wall seconds and the date; then writes it
+/// to `path` (its folder made). False when it cannot be written.
+inline bool finish_report(nlohmann::json& report, double wall_seconds, const std::string& path) {
+  report["machine"]["load_average_at_end"] = load_average_json();
+  report["wall_seconds"] = wall_seconds;
+  report["date"] = utc_now();
+  const std::filesystem::path out(path);
+  if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
+  std::ofstream f(out);
+  f << report.dump(2) << "\n";
+  return static_cast<bool>(f);
 }
 
 }  // namespace fedsim::bench

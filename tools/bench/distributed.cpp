@@ -311,21 +311,6 @@ std::string source_relative(const std::string& path) {
 /// A number for the JSON: null when not finite (a mode whose every repeat failed).
 json number(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
-/// Writes `j` to `file` (its folder made if missing); false, with a message, when it cannot.
-bool write_json(const json& j, const std::string& file) {
-  const fs::path out(file);
-  std::error_code ec;
-  if (out.has_parent_path()) fs::create_directories(out.parent_path(), ec);
-  std::ofstream f(out);
-  f << j.dump(2) << "\n";
-  f.close();
-  if (!f) {
-    std::fprintf(stderr, "bench_distributed: cannot write %s\n", file.c_str());
-    return false;
-  }
-  std::fprintf(stderr, "bench_distributed: wrote %s\n", file.c_str());
-  return true;
-}
 
 void usage(const char* argv0) {
   std::fprintf(stderr,
@@ -400,12 +385,7 @@ int main(int argc, char** argv) {
   const auto bench_start = Clock::now();
 
   // The JSON (--json): what bench_report records about the circumstances, then the measurements.
-  json report;
-  report["command"] = command;
-  report["fedsim_version"] = FEDSIM_VERSION;
-  report["git_commit"] = fedsim::bench::git_commit();
-  report["machine"] = fedsim::bench::machine();
-  report["build"] = fedsim::bench::build();
+  json report = fedsim::bench::report_header(command);
   report["fedsim"] = source_relative(o.fedsim);
   report["scenario"] = source_relative(o.scenario);
   report["agents"] = o.agents;
@@ -420,10 +400,12 @@ int main(int argc, char** argv) {
   // Finishes the JSON (load at the end, wall time, date) and writes it; false when it cannot.
   auto write_report = [&](json& r) {
     if (o.json_out.empty()) return true;
-    r["machine"]["load_average_at_end"] = fedsim::bench::load_average_json();
-    r["wall_seconds"] = seconds_since(bench_start);
-    r["date"] = fedsim::bench::utc_now();
-    return write_json(r, o.json_out);
+    if (!fedsim::bench::finish_report(r, seconds_since(bench_start), o.json_out)) {
+      std::fprintf(stderr, "bench_distributed: cannot write %s\n", o.json_out.c_str());
+      return false;
+    }
+    std::fprintf(stderr, "bench_distributed: wrote %s\n", o.json_out.c_str());
+    return true;
   };
 
   std::printf("fedsim distributed runs, virtual time, loopback: %s, N=%d T=%d (%s build)\n",

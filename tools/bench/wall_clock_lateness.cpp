@@ -78,12 +78,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto start = std::chrono::steady_clock::now();
-  json report;
-  report["command"] = command;
-  report["fedsim_version"] = FEDSIM_VERSION;
-  report["git_commit"] = fedsim::bench::git_commit();
-  report["machine"] = fedsim::bench::machine();
-  report["build"] = fedsim::bench::build();
+  json report = fedsim::bench::report_header(command);
   report["scenario"] = "scenarios/wall/deadline-chaos.toml";
   report["repeats"] = repeats;
   report["threads"] = threads;
@@ -123,19 +118,11 @@ int main(int argc, char** argv) {
                                 {"lateness_median_s", number(mid.median)},
                                 {"lateness_p99_s", number(mid.p99)}});
   }
-  if (!json_out.empty()) {
-    report["machine"]["load_average_at_end"] = fedsim::bench::load_average_json();
-    report["wall_seconds"] =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    report["date"] = fedsim::bench::utc_now();
-    const std::filesystem::path out(json_out);
-    if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
-    std::ofstream f(out);
-    f << report.dump(2) << "\n";
-    if (!f) {
-      std::fprintf(stderr, "bench_wall_clock_lateness: cannot write %s\n", json_out.c_str());
-      return 1;
-    }
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!json_out.empty() && !fedsim::bench::finish_report(report, wall, json_out)) {
+    std::fprintf(stderr, "bench_wall_clock_lateness: cannot write %s\n", json_out.c_str());
+    return 1;
   }
   return 0;
 }

@@ -3,6 +3,8 @@ JSON of build/tools/bench_accountants --json (tools/bench/accountants.cpp)."""
 import json
 import os
 
+from .common import bench_circumstances
+
 
 def accountants_section(path, w):
     """Run wall times with each accountant, each accountant alone on the run's releases, and
@@ -16,16 +18,7 @@ def accountants_section(path, w):
         w("")
         return
     d = json.load(open(path))
-    m, b = d["machine"], d["build"]
-    start, end = m.get("load_average_at_start"), m.get("load_average_at_end")
-    load = (f"load average {start[0]:.2f} at the start and {end[0]:.2f} at the end"
-            if start and end else "load average unknown")
-    w(f"Measured by `{d['command']}` (`tools/bench/accountants.cpp`; `tools/reproduce --bench` "
-      f"runs it and regenerates this page), fedsim {d['fedsim_version']}, commit "
-      f"`{d['git_commit']}`, {d['date']}, in {d['wall_seconds']:.0f} s. Machine: {m['cpu']}, "
-      f"{m['logical_cores']} logical cores, {m['kernel']}; {load}. Build: {b['type']}, "
-      f"{b['compiler']}, assertions {'on' if b['assertions'] else 'off'}.")
-    w("")
+    bench_circumstances(d, "tools/bench/accountants.cpp", w)
     w(f"`{d['scenario']}` (N = {d['agents']}, T = {d['iterations']}; {d['releases']} private "
       f"releases of q = {d['q']:g}, z = {d['z']:g}, δ = {d['delta']:.3g}) as actors with one "
       "scheduler thread, outputs written; medians of "

@@ -69,3 +69,18 @@ def gap(a, b):
     if within_se(a, b):
         return f" (difference {d:.4f}, within one standard error of the difference, {s:.4f}: indicative only)"
     return f" (difference {d:.4f}, more than one standard error of the difference, {s:.4f})"
+
+
+def bench_circumstances(d, source, w):
+    """The paragraph that says which benchmark (`source`) measured a JSON `d` of
+    tools/bench/circumstances.hpp's report_header and finish_report: when, where, on what build."""
+    m, b = d["machine"], d["build"]
+    start, end = m.get("load_average_at_start"), m.get("load_average_at_end")
+    load = (f"load average {start[0]:.2f} at the start and {end[0]:.2f} at the end"
+            if start and end else "load average unknown")
+    w(f"Measured by `{d['command']}` (`{source}`; `tools/reproduce --bench` runs it and "
+      f"regenerates this page), fedsim {d['fedsim_version']}, commit `{d['git_commit']}`, "
+      f"{d['date']}, in {d['wall_seconds']:.0f} s. Machine: {m['cpu']}, {m['logical_cores']} "
+      f"logical cores, {m['kernel']}; {load}. Build: {b['type']}, {b['compiler']}, assertions "
+      f"{'on' if b['assertions'] else 'off'}.")
+    w("")

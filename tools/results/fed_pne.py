@@ -83,8 +83,8 @@ def fig2_section(fp, hct, pyxab, w, cmds, img):
         sentences.append(s + ".")
     w("Paper: Fed-PNE has the smallest cumulative regret. " + " ".join(sentences))
     w("")
-    img("fed-pne-garland/cumulative_regret.png", "Fed-PNE on Garland, M = 5..50, and HCT")
-    img("fed-pne-double-sine/cumulative_regret.png", "Fed-PNE on DoubleSine, M = 5..50, and HCT")
+    img("fed-pne-garland/cumulative_regret.png", "Fed-PNE on Garland, M = 5..50, and both HCTs")
+    img("fed-pne-double-sine/cumulative_regret.png", "Fed-PNE on DoubleSine, M = 5..50, and both HCTs")
     w("")
 
 

@@ -5,6 +5,8 @@ wall-clock time (the network's delivery lateness, from build/tools/bench_wall_cl
 import json
 import os
 
+from .common import bench_circumstances
+
 
 def _cell(x, fmt):
     """A table cell: x formatted, or a dash when the benchmark has no value (null)."""
@@ -107,20 +109,6 @@ def distributed_section(path, w):
     w("")
 
 
-def _circumstances(d, source, w):
-    """The paragraph that says who measured what, where and when."""
-    m, b = d["machine"], d["build"]
-    start, end = m.get("load_average_at_start"), m.get("load_average_at_end")
-    load = (f"load average {start[0]:.2f} at the start and {end[0]:.2f} at the end"
-            if start and end else "load average unknown")
-    w(f"Measured by `{d['command']}` (`{source}`; `tools/reproduce --bench` runs it and "
-      f"regenerates this page), fedsim {d['fedsim_version']}, commit `{d['git_commit']}`, "
-      f"{d['date']}, in {d['wall_seconds']:.0f} s. Machine: {m['cpu']}, {m['logical_cores']} "
-      f"logical cores, {m['kernel']}; {load}. Build: {b['type']}, {b['compiler']}, assertions "
-      f"{'on' if b['assertions'] else 'off'}.")
-    w("")
-
-
 def wall_clock_section(path, w):
     """The Performance section's "Wall-clock time" subsection: per time scale, the median and
     99th percentile of how late the network delivered (what it adds over the modelled delay);
@@ -133,7 +121,7 @@ def wall_clock_section(path, w):
         w("")
         return
     d = json.load(open(path))
-    _circumstances(d, "tools/bench/wall_clock_lateness.cpp", w)
+    bench_circumstances(d, "tools/bench/wall_clock_lateness.cpp", w)
     w(f"The scenario `{d['scenario']}` (N = {d['agents']} agents, T = {d['iterations']} "
       "iterations, loss, crashes, the deadline policy) in wall-clock time (`run.time = \"wall\"`, "
       f"`docs/wall-clock.md`), in-process with {d['threads']} scheduler threads, at each "
