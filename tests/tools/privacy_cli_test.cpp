@@ -103,3 +103,25 @@ TEST_CASE("fedsim privacy rejects bad arguments with one line and exit code 2", 
     CHECK(run(std::string("privacy ") + args).out.empty());
   }
 }
+
+TEST_CASE("fedsim privacy --max-bins sets the tight accountant's grid, as a run's accountant has it",
+          "[cli][dp]") {
+  // A run's accountant composes on 2^15 points: 40 releases need a spacing of 16 x 1e-4.
+  const Run r = run("privacy --q 0.25 --z 1 --steps 40 --agents 200 --accountant tight "
+                    "--max-bins 32768 --json");
+  REQUIRE(r.code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j.at("interval").get<double>() == Approx(1.6e-3));
+  CHECK(j.at("error_bound").get<double>() == Approx(40 * 1.6e-3));
+  const Run fine = run("privacy --q 0.25 --z 1 --steps 40 --agents 200 --accountant tight --json");
+  const double e_fine = nlohmann::json::parse(fine.out).at("epsilon").get<double>();
+  CHECK(j.at("epsilon").get<double>() >= e_fine - 40 * 1e-4);
+  CHECK(j.at("epsilon").get<double>() - e_fine < 1e-3);
+  for (const char* bad : {"--accountant tight --max-bins 10", "--max-bins 4096"}) {
+    const Run b =
+        run(std::string("privacy --q 0.25 --z 1 --steps 40 --agents 200 ") + bad, "2>&1 1>/dev/null");
+    INFO(bad << ": " << b.out);
+    CHECK(b.code == 2);
+    CHECK(b.out.find("--max-bins") != std::string::npos);
+  }
+}
