@@ -91,7 +91,7 @@ caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self,
   s.client.emplace(static_cast<int>(id), *s.shared->tree, s.shared->config.point,
                    s.shared->dp_noise_std);
   return {
-      [self](const kickoff&, virtual_time) { return caf::ok_atom_v; },
+      [](const kickoff&, virtual_time) { return caf::ok_atom_v; },
       [self](const phase_message& m, virtual_time) {
         auto& s = self->state;
         if (!s.latest || m.phase > s.latest->phase) s.latest = m;

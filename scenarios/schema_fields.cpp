@@ -374,7 +374,8 @@ Field<SyntheticConfig> dimension_field() {
   Field<SyntheticConfig> f = value(
       "dimension", &SyntheticConfig::dimension,
       Rule<int>{"must be an integer in 1.." + std::to_string(most),
-                [most](int v) { return v >= 0 && v <= most; }, "1.." + std::to_string(most)},
+                [](int v) { return v >= 0 && v <= SyntheticConfig::max_dimension; },
+                "1.." + std::to_string(most)},
       "d: ackley any (absent: 2); command, tcp: required; branin 2, hartmann3 3, hartmann6 6 "
       "(absent or that)");
   f.defaults("absent");
