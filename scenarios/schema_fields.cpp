@@ -1019,6 +1019,13 @@ const Table<PolicyConfig>& policy_table() {
 
 const std::vector<std::string> accountants = {"moments", "moments-paper", "tight"};
 
+/// Why a privacy key has no effect: the algorithm releases nothing private ("" when it does).
+std::string not_private(const ScenarioConfig& c) {
+  return c.algorithm.is_private() ? ""
+                                  : "used by the private algorithms (dp-fts, dp-fts-de), not by " +
+                                        fbo::to_string(c.algorithm.algorithm);
+}
+
 const Table<PrivacyConfig>& privacy_table() {
   static const Table<PrivacyConfig> t{
       {value("accountant", &PrivacyConfig::accountant,
@@ -1058,13 +1065,15 @@ const Table<PrivacyConfig>& privacy_table() {
        value("budget", &PrivacyConfig::budget,
              {"must be an epsilon > 0 (inf: no budget)", [](double v) { return v > 0; }, "> 0, inf"},
              "epsilon budget: past it the server stops releasing")
-           .only(Family::fbo),
+           .only(Family::fbo)
+           .when(not_private),
        value("agent_budget", &PrivacyConfig::agent_budget,
              {"must be an epsilon > 0 (inf: no per-agent budget)", [](double v) { return v > 0; },
               "> 0, inf"},
              "each agent's own epsilon budget (a privacy filter): an agent's reports are no longer "
              "aggregated once one more release would take its own epsilon past it")
-           .only(Family::fbo)}};
+           .only(Family::fbo)
+           .when(not_private)}};
   return t;
 }
 

@@ -75,3 +75,24 @@ TEST_CASE("fedsim run warns that a fedbuff buffer larger than the run's reports 
   CHECK_FALSE(nlohmann::json::parse(fedsim::test::slurp(filled / "summary.json")).contains("warnings"));
   CHECK(fedsim::test::read_rows(filled / "rounds.csv").size() == 2);  // one aggregation
 }
+
+TEST_CASE("privacy budgets given to an algorithm that releases nothing private are warned about",
+          "[cli][warnings][privacy]") {
+  const std::filesystem::path dir = fresh_dir("warnings-privacy");
+  const std::string tiny = (std::filesystem::path(FEDSIM_SCENARIO_DIR) / "tiny.toml").string();
+  const auto run = run_fedsim("run " + tiny + " --quiet --set algorithm.name=fts-de "
+                              "--set privacy.budget=3 --set privacy.agent_budget=2 --out " +
+                              (dir / "run").string());
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  for (const char* key : {"privacy.budget", "privacy.agent_budget"})
+    CHECK(count(run.output, std::string("fedsim: warning: key '") + key +
+                                "' has no effect: used by the private algorithms (dp-fts, "
+                                "dp-fts-de), not by fts-de\n") == 1);
+  // Its resolved configuration (every key written) runs again without a warning.
+  const auto again = run_fedsim("run " + (dir / "run" / "config.resolved.toml").string() +
+                                " --quiet --out " + (dir / "again").string());
+  INFO(again.output);
+  REQUIRE(again.exit_code == 0);
+  CHECK(count(again.output, "fedsim: warning") == 0);
+}
