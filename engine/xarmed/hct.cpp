@@ -7,14 +7,13 @@
 namespace fedsim::xarmed {
 namespace {
 constexpr double inf = std::numeric_limits<double>::infinity();
+}  // namespace
 
-/// 2^ceil(log2 t) for t >= 1, exactly.
-std::int64_t next_power_of_two(std::int64_t t) {
+std::int64_t t_plus(std::int64_t t) {
   std::int64_t p = 1;
   while (p < t) p <<= 1;
   return p;
 }
-}  // namespace
 
 std::string to_string(HctVariant variant) {
   switch (variant) {
@@ -90,7 +89,7 @@ void Hct::refresh() {
 
 const Eigen::VectorXd& Hct::propose(RandomStream& rng) {
   if (pending_) throw std::logic_error("hct: previous pull not observed");
-  if (const std::int64_t tp = next_power_of_two(t_); tp != t_plus_) {
+  if (const std::int64_t tp = t_plus(t_); tp != t_plus_) {
     t_plus_ = tp;
     refresh();
   }

@@ -32,6 +32,9 @@ namespace fedsim::xarmed {
 enum class HctVariant { azar, pyxab };
 std::string to_string(HctVariant variant);
 
+/// t+ = 2^ceil(log2 t) for t >= 1, exactly (both variants' doubling schedule).
+std::int64_t t_plus(std::int64_t t);
+
 struct HctParams {
   double nu1 = 1.0;     ///< the Fed-PNE paper's setting (after Li et al. 2021)
   double rho = 0.75;    ///< idem

@@ -8,13 +8,6 @@
 namespace fedsim::xarmed {
 namespace {
 constexpr double inf = std::numeric_limits<double>::infinity();
-
-/// PyXAB's compute_t_plus: 2^ceil(log2 t), exactly for t >= 1.
-std::int64_t t_plus(std::int64_t t) {
-  std::int64_t p = 1;
-  while (p < t) p <<= 1;
-  return p;
-}
 }  // namespace
 
 PyxabHct::PyxabHct(PartitionTree tree, const HctParams& params, PointRule rule)
