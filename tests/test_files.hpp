@@ -1,5 +1,6 @@
 #pragma once
 /// File helpers shared by tests that write and read run outputs.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -60,6 +61,25 @@ inline std::vector<std::vector<std::string>> read_rows(const std::filesystem::pa
     if (!line.empty() && line.back() == ',') row.push_back("");
     rows.push_back(row);
   }
+  return rows;
+}
+
+/// A CSV's rows without the named columns (the header row included). Throws
+/// std::runtime_error when the file has no rows or lacks a named column.
+inline std::vector<std::vector<std::string>> without_columns(
+    const std::filesystem::path& file, const std::vector<std::string>& columns) {
+  auto rows = read_rows(file);
+  if (rows.empty()) throw std::runtime_error("no rows in " + file.string());
+  std::vector<std::size_t> drop;
+  for (const auto& c : columns) {
+    std::size_t at = 0;
+    while (at < rows[0].size() && rows[0][at] != c) ++at;
+    if (at == rows[0].size()) throw std::runtime_error("no column " + c + " in " + file.string());
+    drop.push_back(at);
+  }
+  std::sort(drop.rbegin(), drop.rend());
+  for (auto& row : rows)
+    for (std::size_t d : drop) row.erase(row.begin() + static_cast<std::ptrdiff_t>(d));
   return rows;
 }
 

@@ -23,6 +23,7 @@ using namespace fedsim::actors;
 using fedsim::test::fresh_dir;
 using fedsim::test::read_rows;
 using fedsim::test::slurp;
+using fedsim::test::without_columns;
 
 namespace {
 
@@ -44,23 +45,6 @@ RunResult run(const scenario::ScenarioConfig& c, const fs::path& dir) {
   opt.out_dir = dir.string();
   opt.threads = 2;
   return run_federation(c, opt);
-}
-
-/// A CSV's rows without the named columns (the header row included).
-std::vector<std::vector<std::string>> without(const fs::path& file,
-                                              const std::vector<std::string>& columns) {
-  auto rows = read_rows(file);
-  REQUIRE(!rows.empty());
-  std::vector<std::size_t> drop;
-  for (const auto& c : columns) {
-    const auto at = std::find(rows[0].begin(), rows[0].end(), c);
-    REQUIRE(at != rows[0].end());
-    drop.push_back(static_cast<std::size_t>(at - rows[0].begin()));
-  }
-  std::sort(drop.rbegin(), drop.rend());
-  for (auto& row : rows)
-    for (std::size_t d : drop) row.erase(row.begin() + static_cast<std::ptrdiff_t>(d));
-  return rows;
 }
 
 /// events.jsonl lines with this event and payload (and reason, if given).
@@ -123,9 +107,9 @@ TEST_CASE("a perfect network under sync gives the same records in wall-clock tim
   const fs::path vdir = fresh_dir("wall-equal-virtual"), wdir = fresh_dir("wall-equal-wall");
   const RunResult v = run(virtual_config, vdir);
   const RunResult w = run(in_wall_time(virtual_config, 0.005), wdir);
-  CHECK(without(wdir / "observations.csv", {"time"}) ==
-        without(vdir / "observations.csv", {"time"}));
-  CHECK(without(wdir / "rounds.csv", {"time"}) == without(vdir / "rounds.csv", {"time"}));
+  CHECK(without_columns(wdir / "observations.csv", {"time"}) ==
+        without_columns(vdir / "observations.csv", {"time"}));
+  CHECK(without_columns(wdir / "rounds.csv", {"time"}) == without_columns(vdir / "rounds.csv", {"time"}));
   CHECK(read_rows(wdir / "observations.csv").size() == 8 * (3 + 5) + 1);
   CHECK(w.completed);
   CHECK(w.epsilon > 0);
@@ -151,9 +135,9 @@ TEST_CASE("Fed-PNE under sync on a perfect network is the same in wall-clock tim
   const fs::path vdir = fresh_dir("wall-pne-virtual"), wdir = fresh_dir("wall-pne-wall");
   const RunResult v = run(virtual_config, vdir);
   const RunResult w = run(in_wall_time(virtual_config, 0.005), wdir);
-  CHECK(without(wdir / "phases.csv", {"time"}) == without(vdir / "phases.csv", {"time"}));
-  CHECK(without(wdir / "observations.csv", {"time"}) ==
-        without(vdir / "observations.csv", {"time"}));
+  CHECK(without_columns(wdir / "phases.csv", {"time"}) == without_columns(vdir / "phases.csv", {"time"}));
+  CHECK(without_columns(wdir / "observations.csv", {"time"}) ==
+        without_columns(vdir / "observations.csv", {"time"}));
   CHECK(w.client_regret == v.client_regret);
   CHECK(w.completed);
 }
@@ -211,8 +195,8 @@ TEST_CASE("injected compute holds each agent's evaluations for their modelled ti
   CHECK(last_observation_time(injected_dir / "observations.csv") >= 8 * 125.0);
   CHECK(injected.last_query_time > plain.last_query_time);
   // The same queries either way (sync on a perfect network): only when they were made moves.
-  CHECK(without(injected_dir / "observations.csv", {"time"}) ==
-        without(plain_dir / "observations.csv", {"time"}));
+  CHECK(without_columns(injected_dir / "observations.csv", {"time"}) ==
+        without_columns(plain_dir / "observations.csv", {"time"}));
   for (const RunResult* r : {&plain, &injected}) {
     CHECK(std::isfinite(r->network.lateness_median));
     CHECK(std::isfinite(r->network.lateness_p99));

@@ -22,6 +22,8 @@ using fedsim::test::read_rows;
 using fedsim::test::run_fedsim;
 using fedsim::test::slurp;
 
+using fedsim::test::without_columns;
+
 namespace {
 
 const fs::path scenarios = FEDSIM_SCENARIO_DIR;
@@ -45,24 +47,6 @@ const char* perfect =
     " --set world.network.duplicate=0 --set world.network.groups=[]"
     " --set world.network.crashes=[] --set world.network.partitions=[]"
     " --set world.network.malformed.rate=0 --set policy.kind=sync";
-
-/// A CSV's rows without the named columns (the header row included).
-std::vector<std::vector<std::string>> without(const fs::path& file,
-                                              const std::vector<std::string>& columns) {
-  auto rows = read_rows(file);
-  REQUIRE(!rows.empty());
-  std::vector<std::size_t> drop;
-  for (const auto& c : columns) {
-    const auto at = std::find(rows[0].begin(), rows[0].end(), c);
-    REQUIRE(at != rows[0].end());
-    drop.push_back(static_cast<std::size_t>(at - rows[0].begin()));
-  }
-  std::sort(drop.rbegin(), drop.rend());
-  for (auto& row : rows)
-    for (std::size_t d : drop)
-      if (d < row.size()) row.erase(row.begin() + static_cast<std::ptrdiff_t>(d));
-  return rows;
-}
 
 nlohmann::json summary_of(const fs::path& dir) {
   std::ifstream in(dir / "summary.json");
@@ -97,8 +81,8 @@ TEST_CASE("the loop driver and the actors write the same records for every shipp
     REQUIRE(l.exit_code == 0);
 
     // Only `time` differs (the loop has no clock: 0), and rounds.csv's aggregate_norm (nan).
-    CHECK(without(actors / "observations.csv", {"time"}) ==
-          without(loop / "observations.csv", {"time"}));
+    CHECK(without_columns(actors / "observations.csv", {"time"}) ==
+          without_columns(loop / "observations.csv", {"time"}));
     for (const char* f : {"rounds.csv", "phases.csv"}) {
       REQUIRE(fs::exists(actors / f) == fs::exists(loop / f));
       if (!fs::exists(actors / f)) continue;
@@ -113,7 +97,7 @@ TEST_CASE("the loop driver and the actors write the same records for every shipp
         CHECK(read_rows(loop / f)[0] == read_rows(actors / f)[0]);
         continue;
       }
-      CHECK(without(actors / f, unknown) == without(loop / f, unknown));
+      CHECK(without_columns(actors / f, unknown) == without_columns(loop / f, unknown));
     }
     CHECK(slurp(actors / "config.resolved.toml") == slurp(loop / "config.resolved.toml"));
     CHECK_FALSE(fs::exists(loop / "events.jsonl"));
