@@ -155,7 +155,9 @@ const NameTable<fbo::TemperatureSchedule>& names(fbo::TemperatureSchedule) {
 }
 
 const NameTable<fbo::LocalSampler>& names(fbo::LocalSampler) {
-  static const auto t = engine_names({fbo::LocalSampler::rff, fbo::LocalSampler::exact});
+  static const auto t =
+      engine_names({fbo::LocalSampler::rff, fbo::LocalSampler::exact,
+                    fbo::LocalSampler::refit_rff, fbo::LocalSampler::refit_rff_bounded});
   return t;
 }
 

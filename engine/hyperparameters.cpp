@@ -131,20 +131,42 @@ HyperparameterFit fit_hyperparameters(const Eigen::Ref<const Eigen::MatrixXd>& X
   lower[k + 1] = std::log(b.noise_variance_min);
   upper[k + 1] = std::log(b.noise_variance_max);
 
-  // Data-driven first start; zero prior mean, so the signal scale is mean(y^2).
-  const double extent = (X.colwise().maxCoeff() - X.colwise().minCoeff()).mean();
-  const double power = y.squaredNorm() / static_cast<double>(n);
   std::vector<double> guess(p);
-  for (Eigen::Index j = 0; j < k; ++j) guess[j] = std::log(extent > 0.0 ? 0.25 * extent : 1.0);
-  guess[k] = std::log(power > 0.0 ? power : 1.0);
-  guess[k + 1] = std::log(power > 0.0 ? 0.1 * power : 0.1);
+  if (options.start) {
+    const Eigen::VectorXd& l = options.start->lengthscales;
+    if (l.size() != 1 && l.size() != k)
+      throw std::invalid_argument("a fit's start needs 1 or " + std::to_string(k) +
+                                  " lengthscales");
+    const auto positive = [](double v) { return std::isfinite(v) && v > 0.0; };
+    if (!l.unaryExpr(positive).all() || !positive(options.start->signal_variance) ||
+        !positive(options.start->noise_variance))
+      throw std::invalid_argument("a fit's start needs finite positive hyperparameters");
+    for (Eigen::Index j = 0; j < k; ++j) guess[j] = std::log(l(l.size() == 1 ? 0 : j));
+    guess[k] = std::log(options.start->signal_variance);
+    guess[k + 1] = std::log(options.start->noise_variance);
+  } else {
+    // Data-driven first start; zero prior mean, so the signal scale is mean(y^2).
+    const double extent = (X.colwise().maxCoeff() - X.colwise().minCoeff()).mean();
+    const double power = y.squaredNorm() / static_cast<double>(n);
+    for (Eigen::Index j = 0; j < k; ++j) guess[j] = std::log(extent > 0.0 ? 0.25 * extent : 1.0);
+    guess[k] = std::log(power > 0.0 ? power : 1.0);
+    guess[k + 1] = std::log(power > 0.0 ? 0.1 * power : 0.1);
+  }
+  const auto draw = [&](Eigen::Index j) {
+    switch (options.restart_draw) {
+      case RestartDraw::log_uniform:
+        return rng.uniform(lower[j], upper[j]);
+      case RestartDraw::softplus_normal:
+        return std::clamp(std::log(std::log1p(std::exp(rng.normal()))), lower[j], upper[j]);
+    }
+    throw std::logic_error("fit_hyperparameters: not a RestartDraw value");
+  };
 
   LmlProblem problem{X, y, -std::numeric_limits<double>::infinity(), Eigen::VectorXd()};
   for (int r = 0; r < options.restarts; ++r) {
     std::vector<double> theta(p);
     for (Eigen::Index j = 0; j < p; ++j)
-      theta[j] =
-          r == 0 ? std::clamp(guess[j], lower[j], upper[j]) : rng.uniform(lower[j], upper[j]);
+      theta[j] = r == 0 ? std::clamp(guess[j], lower[j], upper[j]) : draw(j);
     nlopt::opt opt(nlopt::LD_LBFGS, static_cast<unsigned>(p));
     opt.set_lower_bounds(lower);
     opt.set_upper_bounds(upper);

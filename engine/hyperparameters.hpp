@@ -2,6 +2,8 @@
 /// GP hyperparameter fitting: maximise the log marginal likelihood of an SE-kernel GP with
 /// zero prior mean over (lengthscales, signal variance, noise variance), by bounded L-BFGS in
 /// log-parameter space with analytic gradients and random restarts.
+#include <optional>
+
 #include <Eigen/Dense>
 
 #include "engine/rng.hpp"
@@ -42,12 +44,24 @@ struct HyperparameterBounds {
   void validate() const;
 };
 
+/// How the random starts of a fit (every run after the first) are drawn, per parameter.
+enum class RestartDraw {
+  log_uniform,     ///< log-uniform between the bounds
+  softplus_normal  ///< log(1 + e^z), z ~ N(0, 1), clamped into the bounds: GPy's randomize()
+                   ///< of a positive (Logexp) parameter, as its optimize_restarts draws them
+};
+
 struct HyperparameterFitOptions {
   bool per_dimension = false;  ///< one lengthscale per axis instead of one shared
   HyperparameterBounds bounds;
-  /// Number of L-BFGS runs: the first starts at a data-driven guess (a quarter of the inputs'
-  /// mean extent, var(y), var(y) / 10, clamped into the bounds), the rest at log-uniform draws.
+  /// Number of L-BFGS runs: the first starts at `start` if given (clamped into the bounds),
+  /// else at a data-driven guess (a quarter of the inputs' mean extent, var(y), var(y) / 10,
+  /// clamped into the bounds); the rest at random draws (`restart_draw`).
   int restarts = 5;
+  /// The first run's start: the current values, as GPy's optimize_restarts begins (a warm
+  /// start from the previous fit). Its lengthscales: 1 (shared) or d (per axis) values.
+  std::optional<GpHyperparameters> start;
+  RestartDraw restart_draw = RestartDraw::log_uniform;
   int max_evaluations = 300;          ///< per run
   double relative_tolerance = 1e-10;  ///< on the LML, per run
 };

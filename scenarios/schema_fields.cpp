@@ -630,25 +630,57 @@ const Table<WorldConfig>& world_table() {
 // ---------------------------------------------------------------------------------------------
 // [algorithm]
 
-/// When a refit key acts: refit_every always; the others with refits on; the length-scale
-/// bounds with the exact local sampler too (the rff sampler's fits hold the features' one).
-enum class RefitUse { always, refits, exact_refits };
+/// When a refit key acts: refit_every always; refit_restarts with refits on; the noise bounds
+/// with refits on or the bounded authors' sampler; the length-scale bounds with the exact
+/// sampler's refits or the bounded authors' sampler (the rff sampler's fits hold the
+/// features' length scale).
+enum class RefitUse { always, refits, bounds, lengthscale_bounds };
+
+bool bounded_authors_sampler(const ScenarioConfig& c) {
+  return c.algorithm.local_sampler == fbo::LocalSampler::refit_rff_bounded;
+}
+
+bool authors_sampler(const ScenarioConfig& c) {
+  return c.algorithm.local_sampler == fbo::LocalSampler::refit_rff ||
+         bounded_authors_sampler(c);
+}
 
 /// A key of the hyperparameter refits (engine/fbo/refit.hpp). It is written to
-/// config.resolved.toml only with algorithm.refit_every > 0, so a config without refits
-/// resolves to the same text as before refits existed.
+/// config.resolved.toml only when it acts, so a config without refits resolves to the same
+/// text as before refits existed.
 Field<fbo::ReferenceConfig> refit_key(Field<fbo::ReferenceConfig> f,
                                       RefitUse use = RefitUse::refits) {
-  if (use != RefitUse::always)
-    f.when([use](const ScenarioConfig& c) -> std::string {
-      if (!c.algorithm.refit.enabled()) return "used only with algorithm.refit_every > 0";
-      if (use == RefitUse::exact_refits && c.algorithm.local_sampler != fbo::LocalSampler::exact)
-        return "used only with algorithm.local_sampler = \"exact\" (the rff sampler's fits "
-               "hold algorithm.kernel_lengthscale)";
-      return "";
-    });
+  const auto inert = [use](const ScenarioConfig& c) -> std::string {
+    const bool bounds = use == RefitUse::bounds || use == RefitUse::lengthscale_bounds;
+    if (bounds && bounded_authors_sampler(c)) return "";
+    if (!c.algorithm.refit.enabled())
+      return bounds ? "used only with algorithm.refit_every > 0 or algorithm.local_sampler = "
+                      "\"refit-rff-bounded\""
+                    : "used only with algorithm.refit_every > 0";
+    if (use == RefitUse::lengthscale_bounds &&
+        c.algorithm.local_sampler != fbo::LocalSampler::exact)
+      return "used only with algorithm.local_sampler = \"exact\" or \"refit-rff-bounded\" (the "
+             "rff sampler's fits hold algorithm.kernel_lengthscale)";
+    return "";
+  };
+  if (use != RefitUse::always) f.when(inert);
+  f.text = [text = f.text, use](const fbo::ReferenceConfig& a, Context& c) {
+    const bool bounds = use == RefitUse::bounds || use == RefitUse::lengthscale_bounds;
+    return a.refit.enabled() || (bounds && bounded_authors_sampler(c.root)) ? text(a, c) : "";
+  };
+  return f;
+}
+
+/// A key of the authors' local sampler (engine/fbo/refit_rff.hpp), written to
+/// config.resolved.toml only with that sampler.
+Field<fbo::ReferenceConfig> authors_key(Field<fbo::ReferenceConfig> f) {
+  f.when([](const ScenarioConfig& c) -> std::string {
+    return authors_sampler(c) ? ""
+                              : "used only with algorithm.local_sampler = \"refit-rff\" or "
+                                "\"refit-rff-bounded\"";
+  });
   f.text = [text = f.text](const fbo::ReferenceConfig& a, Context& c) {
-    return a.refit.enabled() ? text(a, c) : "";
+    return authors_sampler(c.root) ? text(a, c) : "";
   };
   return f;
 }
@@ -758,7 +790,27 @@ const Table<fbo::ReferenceConfig>& reference_table() {
              "DE: initial points drawn from the agent's own sub-region")
            .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de")),
        value("local_sampler", &ReferenceConfig::local_sampler, one_of<fbo::LocalSampler>(),
-             "how local TS draws from the agent's own posterior"),
+             "how local TS draws from the agent's own posterior: the shared features' posterior "
+             "(rff), the exact GP on the grid (exact), or the DP-FTS-DE authors' sampler, fresh "
+             "features and GP refits every local_refit_every observations, unbounded as theirs "
+             "(refit-rff) or within refit_lengthscale_min/max and refit_noise_min/max "
+             "(refit-rff-bounded)"),
+       authors_key(value("local_refit_every", &ReferenceConfig::refit_rff,
+                         &fbo::RefitRffConfig::every, at_least(1),
+                         "authors' sampler: refit the local GP (length scale, signal and noise "
+                         "variance, warm-started) at every iteration whose observation count is "
+                         "a multiple of this (their 5)")),
+       authors_key(value("local_refit_restarts", &ReferenceConfig::refit_rff,
+                         &fbo::RefitRffConfig::restarts, at_least(1),
+                         "authors' sampler: L-BFGS runs per refit, the first from the current "
+                         "values (their optimize_restarts(10))")),
+       authors_key(value("local_features", &ReferenceConfig::refit_rff,
+                         &fbo::RefitRffConfig::features, at_least(1),
+                         "authors' sampler: fresh random features drawn for every local TS "
+                         "draw (their M_target)")),
+       authors_key(value("local_lambda_floor", &ReferenceConfig::refit_rff,
+                         &fbo::RefitRffConfig::lambda_floor, positive(),
+                         "authors' sampler: regulariser max(this, fitted noise variance)")),
        box_key(value("acquisition_candidates", &ReferenceConfig::acquisition_candidates,
                      at_least(1),
                      "box objectives: uniform random points scored per maximisation of a "
@@ -771,7 +823,16 @@ const Table<fbo::ReferenceConfig>& reference_table() {
                        "k: after every k-th observation an agent refits its local GP's signal "
                        "variance, noise variance and (exact sampler) length scale by maximum "
                        "marginal likelihood; the shared features and the messages keep "
-                       "kernel_lengthscale and lambda; 0: off (the papers' authors used 5)"),
+                       "kernel_lengthscale and lambda; 0: off (the papers' authors used 5)")
+                     .also([](const ReferenceConfig& a, const std::string& key, Context&) {
+                       if (a.refit.enabled() &&
+                           (a.local_sampler == fbo::LocalSampler::refit_rff ||
+                            a.local_sampler == fbo::LocalSampler::refit_rff_bounded))
+                         fail(key, "must be 0 with algorithm.local_sampler = \"" +
+                                       name_of(a.local_sampler) +
+                                       "\", which refits on its own period "
+                                       "(algorithm.local_refit_every)");
+                     }),
                  RefitUse::always),
        refit_key(value("refit_restarts", &ReferenceConfig::refit, &fbo::RefitConfig::restarts,
                        at_least(1), "L-BFGS runs per refit (restarts keyed by agent and count)")),
@@ -779,7 +840,7 @@ const Table<fbo::ReferenceConfig>& reference_table() {
                        &fbo::RefitConfig::lengthscale_min, positive(),
                        "length-scale bound of the exact sampler's fits (the rff sampler holds "
                        "kernel_lengthscale): the papers' smallest, ~10 grid spacings"),
-                 RefitUse::exact_refits),
+                 RefitUse::lengthscale_bounds),
        refit_key(value("refit_lengthscale_max", &ReferenceConfig::refit,
                        &fbo::RefitConfig::lengthscale_max,
                        {"must be a finite number > 0", finite_positive,
@@ -788,15 +849,17 @@ const Table<fbo::ReferenceConfig>& reference_table() {
                        "drift to length scales of hundreds")
                      .also(above(&fbo::RefitConfig::lengthscale_max,
                                  &fbo::RefitConfig::lengthscale_min, "refit_lengthscale_min")),
-                 RefitUse::exact_refits),
+                 RefitUse::lengthscale_bounds),
        refit_key(value("refit_noise_min", &ReferenceConfig::refit, &fbo::RefitConfig::noise_min,
                        positive(), "noise-variance bound of the fits: the papers' smallest "
-                                   "noise variance, keeps K + n2 I well conditioned")),
+                                   "noise variance, keeps K + n2 I well conditioned"),
+                 RefitUse::bounds),
        refit_key(value("refit_noise_max", &ReferenceConfig::refit, &fbo::RefitConfig::noise_max,
                        {"must be a finite number > 0", finite_positive, "> refit_noise_min"},
                        "upper bound: above the variance of outputs in [0, 1]")
                      .also(above(&fbo::RefitConfig::noise_max, &fbo::RefitConfig::noise_min,
-                                 "refit_noise_min")))}};
+                                 "refit_noise_min")),
+                 RefitUse::bounds)}};
   return t;
 }
 

@@ -8,25 +8,42 @@
 namespace fedsim::fbo {
 
 LocalSampler parse_local_sampler(const std::string& name) {
-  if (name == "rff") return LocalSampler::rff;
-  if (name == "exact") return LocalSampler::exact;
-  throw std::invalid_argument("unknown local sampler '" + name + "': allowed rff, exact");
+  for (LocalSampler s : {LocalSampler::rff, LocalSampler::exact, LocalSampler::refit_rff,
+                         LocalSampler::refit_rff_bounded})
+    if (name == to_string(s)) return s;
+  throw std::invalid_argument("unknown local sampler '" + name +
+                              "': allowed rff, exact, refit-rff, refit-rff-bounded");
 }
 
 std::string to_string(LocalSampler sampler) {
-  return sampler == LocalSampler::exact ? "exact" : "rff";
+  switch (sampler) {
+    case LocalSampler::rff:
+      return "rff";
+    case LocalSampler::exact:
+      return "exact";
+    case LocalSampler::refit_rff:
+      return "refit-rff";
+    case LocalSampler::refit_rff_bounded:
+      return "refit-rff-bounded";
+  }
+  throw std::logic_error("to_string: not a LocalSampler value");
 }
 
 AgentContext::AgentContext(Grid grid_, RandomFourierFeatures features_, Partition partition_,
                            double lambda_, double beta_, LocalSampler local_sampler_,
                            RefitConfig refit_, std::uint64_t seed_,
-                           BoxMaximizerOptions acquisition_)
+                           BoxMaximizerOptions acquisition_, RefitRffConfig refit_rff_)
     : grid(std::move(grid_)), features(std::move(features_)),
       grid_features(features.feature_matrix(grid.points)), partition(std::move(partition_)),
       grid_region(partition.regions_of(grid.points)), region_points(partition.size()),
-      lambda(lambda_), beta(beta_), local_sampler(local_sampler_), refit(refit_), seed(seed_),
-      acquisition(acquisition_) {
+      lambda(lambda_), beta(beta_), local_sampler(local_sampler_), refit(refit_),
+      refit_rff(refit_rff_), seed(seed_), acquisition(acquisition_) {
   refit.validate();
+  if (authors_sampler()) refit_rff.validate();
+  if (authors_sampler() && refit.enabled())
+    throw std::invalid_argument("refit_every must be 0 with local_sampler = " +
+                                to_string(local_sampler) +
+                                ": it refits on its own period, local_refit_every");
   acquisition.validate();
   if (grid.dim() != features.dim() || partition.box().dim() != features.dim())
     throw std::invalid_argument("agent context: the domain, features and partition differ in "
@@ -53,6 +70,7 @@ FboAgent::FboAgent(int id, int region, std::shared_ptr<const AgentContext> conte
   local_.lengthscales.setConstant(context_->features.kernel().lengthscale);
   local_.signal_variance = context_->features.kernel().variance;
   local_.noise_variance = context_->lambda;
+  if (context_->authors_sampler()) local_ = refit_rff_initial();
 }
 
 std::vector<Point> FboAgent::initial_design(int n_init, bool in_region, RandomStream& rng) const {
@@ -75,6 +93,15 @@ std::vector<Point> FboAgent::initial_design(int n_init, bool in_region, RandomSt
 Point FboAgent::argmax_local_ts(RandomStream& rng) const {
   if (exact_)
     return context_->candidate(grid_argmax(exact_->sample_pathwise(rng, context_->beta)).index);
+  if (context_->authors_sampler()) {
+    const AgentContext& c = *context_;
+    const RefitRffDraw draw =
+        refit_rff_draw(history_points(), history_values(), local_, c.refit_rff, c.beta, rng);
+    if (c.discrete())
+      return c.candidate(grid_argmax(draw.features.feature_matrix(c.grid.points) * draw.omega).index);
+    return {-1, maximize_features_on_box(draw.features, draw.omega, c.partition.box(), rng,
+                                         c.acquisition).x};
+  }
   if (!local_posterior_) return argmax_omega(posterior_.sample(rng, context_->beta), rng);
   // Fitted: w ~ N(nu, n2 Sigma^-1) = N(nu, s2 (n2 / s2) Sigma^-1), see refit.hpp.
   return argmax_omega(
@@ -108,21 +135,36 @@ void FboAgent::observe(const Point& p, double y) {
   if (exact_) exact_->add_observation(p.index, y);
   history_.emplace_back(p, y);
   if (context_->refit.due(num_observations())) refit();
+  if (context_->authors_sampler() && context_->refit_rff.due(num_observations())) refit_authors();
+}
+
+Eigen::MatrixXd FboAgent::history_points() const {
+  Eigen::MatrixXd X(static_cast<Eigen::Index>(history_.size()), context_->dim());
+  for (std::size_t s = 0; s < history_.size(); ++s) X.row(s) = history_[s].first.x.transpose();
+  return X;
+}
+
+Eigen::VectorXd FboAgent::history_values() const {
+  Eigen::VectorXd y(static_cast<Eigen::Index>(history_.size()));
+  for (std::size_t s = 0; s < history_.size(); ++s) y(s) = history_[s].second;
+  return y;
+}
+
+void FboAgent::refit_authors() {
+  const AgentContext& c = *context_;
+  const HyperparameterBounds bounds = c.refit.bounds();
+  local_ = refit_rff_fit(history_points(), history_values(), local_, c.refit_rff,
+                         c.local_sampler == LocalSampler::refit_rff_bounded ? &bounds : nullptr,
+                         c.seed, id_);
+  ++refits_;
 }
 
 void FboAgent::refit() {
   const AgentContext& c = *context_;
-  const int n = static_cast<int>(history_.size());
-  Eigen::MatrixXd X(n, c.dim());
-  Eigen::VectorXd y(n);
-  for (int s = 0; s < n; ++s) {
-    X.row(s) = history_[s].first.x.transpose();
-    y(s) = history_[s].second;
-  }
   // The exact sampler fits all three; the rff sampler's features fix the length scale.
   const bool exact = c.local_sampler == LocalSampler::exact;
-  local_ =
-      refit_hyperparameters(X, y, c.refit, c.features.kernel().lengthscale, exact, c.seed, id_);
+  local_ = refit_hyperparameters(history_points(), history_values(), c.refit,
+                                 c.features.kernel().lengthscale, exact, c.seed, id_);
   ++refits_;
   if (exact) {
     // The agent's own prior factor of the grid under the fitted kernel, conditioned anew.

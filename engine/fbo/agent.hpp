@@ -17,6 +17,7 @@
 #include "engine/acquisition.hpp"
 #include "engine/domain.hpp"
 #include "engine/fbo/refit.hpp"
+#include "engine/fbo/refit_rff.hpp"
 #include "engine/gp_exact.hpp"
 #include "engine/hyperparameters.hpp"
 #include "engine/posterior.hpp"
@@ -27,9 +28,13 @@ namespace fedsim::fbo {
 
 /// How an agent draws a function from its own posterior for local TS.
 /// rff: f = phi(x)'omega, omega ~ N(nu, beta^2 lambda Sigma^-1) (FTS section 3.2's cheap way);
-/// exact: the exact GP posterior on the grid, drawn by pathwise conditioning.
-enum class LocalSampler { rff, exact };
-LocalSampler parse_local_sampler(const std::string& name);  ///< "rff" or "exact"
+/// exact: the exact GP posterior on the grid, drawn by pathwise conditioning;
+/// refit_rff, refit_rff_bounded: the DP-FTS-DE authors' sampler, fresh features with GP
+/// hyperparameters refitted every few observations, unbounded as theirs or within bounds
+/// (engine/fbo/refit_rff.hpp).
+enum class LocalSampler { rff, exact, refit_rff, refit_rff_bounded };
+/// "rff", "exact", "refit-rff", "refit-rff-bounded"
+LocalSampler parse_local_sampler(const std::string& name);
 std::string to_string(LocalSampler sampler);
 
 /// A point the agent queries: a candidate (index >= 0, x its row) or a point of the box
@@ -55,16 +60,26 @@ struct AgentContext {
   LocalSampler local_sampler = LocalSampler::rff;
   /// Low-rank prior factor of the grid for exact local TS (null with the rff sampler).
   std::shared_ptr<const CandidatePrior> prior;
-  /// Hyperparameter refits of the agents' local models (off by default).
+  /// Hyperparameter refits of the agents' local models (off by default); with
+  /// refit_rff_bounded, `refit`'s length-scale and noise bounds bound its fits.
   RefitConfig refit;
+  /// The authors' sampler (local_sampler refit_rff and refit_rff_bounded).
+  RefitRffConfig refit_rff;
   std::uint64_t seed = 1;  ///< the run seed, keying the refits' streams
   BoxMaximizerOptions acquisition;  ///< on a box: random candidates and refinement
 
-  /// Throws std::invalid_argument if a sub-region holds no grid point, refit or acquisition is
-  /// invalid, or the exact local sampler is asked for on a box (it needs candidates).
+  /// Throws std::invalid_argument if a sub-region holds no grid point, refit, refit_rff or
+  /// acquisition is invalid, the exact local sampler is asked for on a box (it needs
+  /// candidates), or refit.every > 0 with a refit-rff sampler (which refits on its own period).
   AgentContext(Grid grid, RandomFourierFeatures features, Partition partition, double lambda,
                double beta, LocalSampler local_sampler, RefitConfig refit = {},
-               std::uint64_t seed = 1, BoxMaximizerOptions acquisition = {});
+               std::uint64_t seed = 1, BoxMaximizerOptions acquisition = {},
+               RefitRffConfig refit_rff = {});
+  /// Whether local TS is the authors' sampler (refit_rff or refit_rff_bounded).
+  bool authors_sampler() const {
+    return local_sampler == LocalSampler::refit_rff ||
+           local_sampler == LocalSampler::refit_rff_bounded;
+  }
   /// Whether agents search a finite candidate set (else the whole box).
   bool discrete() const { return grid.size() > 0; }
   int dim() const { return features.dim(); }
@@ -100,7 +115,8 @@ class FboAgent {
   Eigen::VectorXd sample_message(RandomStream& rng) const;
 
   /// The local model's hyperparameters: the last refit's, or before any the shared model's
-  /// (kernel lengthscale, signal variance 1, noise variance lambda).
+  /// (kernel lengthscale, signal variance 1, noise variance lambda; with the authors' sampler
+  /// their start, refit_rff_initial()).
   const GpHyperparameters& local_hyperparameters() const { return local_; }
   int refits() const { return refits_; }  ///< refits done so far
   /// The feature posterior local TS samples with the rff sampler (at scale beta sqrt(s2)):
@@ -115,6 +131,10 @@ class FboAgent {
 
  private:
   void refit();
+  void refit_authors();
+  /// The history's points (n x d) and values (n).
+  Eigen::MatrixXd history_points() const;
+  Eigen::VectorXd history_values() const;
   /// phi(p): the cached row of a candidate, else computed.
   Eigen::VectorXd features_of(const Point& p) const;
 

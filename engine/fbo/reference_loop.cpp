@@ -87,6 +87,12 @@ void ReferenceConfig::validate() const {
             "peers send one message before the start");
   }
   refit.validate();
+  if (local_sampler == LocalSampler::refit_rff || local_sampler == LocalSampler::refit_rff_bounded) {
+    refit_rff.validate();
+    require(!refit.enabled(), "refit_every must be 0 with local_sampler = " +
+                                  to_string(local_sampler) +
+                                  ": it refits on its own period, local_refit_every");
+  }
   objective.validate();
   server_config().validate();
   if (is_private()) dp::make_accountant(accountant);  // throws on an unknown name
@@ -96,12 +102,14 @@ std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& co
                                                        const SearchDomain& domain) {
   const int d = domain.dim();
   const std::uint64_t feature_seed = RandomStream(config.seed, streams::features).key();
+  RefitRffConfig refit_rff = config.refit_rff;
+  refit_rff.first = config.n_init;  // the authors refit at iterations, never during init
   return std::make_shared<const AgentContext>(
       domain.candidates ? *domain.candidates : Grid{Eigen::MatrixXd(0, d)},
       RandomFourierFeatures(d, config.features, SeKernel{config.kernel_lengthscale, 1.0},
                             feature_seed),
       Partition(Box::unit(d), config.effective_regions()), config.lambda, config.beta,
-      config.local_sampler, config.refit, config.seed, config.acquisition());
+      config.local_sampler, config.refit, config.seed, config.acquisition(), refit_rff);
 }
 
 std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& config,

@@ -44,6 +44,9 @@ struct ReferenceConfig {
   LocalSampler local_sampler = LocalSampler::rff;
   /// Refits of each agent's local GP hyperparameters (engine/fbo/refit.hpp); off by default.
   RefitConfig refit;
+  /// The authors' local sampler's settings (local_sampler refit_rff, refit_rff_bounded;
+  /// engine/fbo/refit_rff.hpp). Its `first` is set from n_init by make_agent_context.
+  RefitRffConfig refit_rff;
   /// On a box domain: uniform random candidates scored per maximisation (per sub-region for
   /// DE's reconstructed function) and how many of the best are refined with bounded L-BFGS
   /// (NLopt). Unused on a candidate set, where the maximisation is exhaustive.

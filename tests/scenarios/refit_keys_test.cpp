@@ -210,3 +210,83 @@ TEST_CASE("with refits on, 1 or 4 threads write byte-identical files",
   CHECK(files[0][0].size() > 1000);
   for (int f = 0; f < 3; ++f) CHECK(files[0][f] == files[1][f]);
 }
+
+TEST_CASE("authors' sampler keys: checked, warned about when inert, written only with it",
+          "[scenario][refit][refit-rff]") {
+  const std::string authors = head + "local_sampler = \"refit-rff\"\n";
+  CHECK(error_of(authors).empty());
+  CHECK(warnings_of(authors + "local_refit_every = 3\nlocal_features = 50\n").empty());
+  CHECK_THAT(error_of(authors + "local_refit_every = 0\n"),
+             Catch::Contains("key 'algorithm.local_refit_every': must be an integer >= 1"));
+  CHECK_THAT(error_of(authors + "local_refit_restarts = 0\n"),
+             Catch::Contains("key 'algorithm.local_refit_restarts'"));
+  CHECK_THAT(error_of(authors + "local_features = 0\n"),
+             Catch::Contains("key 'algorithm.local_features'"));
+  CHECK_THAT(error_of(authors + "local_lambda_floor = 0.0\n"),
+             Catch::Contains("key 'algorithm.local_lambda_floor'"));
+  CHECK_THAT(error_of(authors + "refit_every = 5\n"),
+             Catch::Contains("key 'algorithm.refit_every': must be 0 with "
+                             "algorithm.local_sampler = \"refit-rff\""));
+  CHECK_THAT(error_of(head + "local_sampler = \"refit\"\n"),
+             Catch::Contains("refit-rff-bounded"));
+  // Inert with the other samplers.
+  CHECK(mentions(warnings_of(head + "local_features = 50\n"),
+                 "'algorithm.local_features' has no effect: used only with "
+                 "algorithm.local_sampler = \"refit-rff\" or \"refit-rff-bounded\""));
+  // The bounds act with the bounded variant, and not with the unbounded one.
+  CHECK(warnings_of(head + "local_sampler = \"refit-rff-bounded\"\nrefit_lengthscale_max = 0.5\n"
+                           "refit_noise_min = 1e-5\n")
+            .empty());
+  CHECK(mentions(warnings_of(authors + "refit_lengthscale_max = 0.5\n"),
+                 "'algorithm.refit_lengthscale_max' has no effect"));
+  // The resolved config: the sampler's keys with it, read back the same; none without it.
+  const std::string plain = to_toml(load_scenario_text(head, "refit.toml").config);
+  CHECK(plain.find("local_refit") == std::string::npos);
+  CHECK(plain.find("local_features") == std::string::npos);
+  const ScenarioConfig on =
+      load_scenario_text(head + "local_sampler = \"refit-rff-bounded\"\nlocal_features = 64\n"
+                                "refit_lengthscale_max = 0.5\n",
+                         "refit.toml")
+          .config;
+  const std::string text = to_toml(on);
+  CHECK_THAT(text, Catch::Contains("local_refit_every = 5\n"));
+  CHECK_THAT(text, Catch::Contains("local_refit_restarts = 10\n"));
+  CHECK_THAT(text, Catch::Contains("local_features = 64\n"));
+  CHECK_THAT(text, Catch::Contains("refit_lengthscale_max = 0.5\n"));
+  CHECK(text.find("\nrefit_every") == std::string::npos);
+  const ScenarioConfig back = load_scenario_text(text, "refit.toml").config;
+  CHECK(to_toml(back) == text);
+  CHECK(reference_config(back).refit_rff.features == 64);
+  CHECK(reference_config(back).refit.lengthscale_max == 0.5);
+}
+
+TEST_CASE("authors' sampler: a perfect network under sync reproduces the reference loop",
+          "[scenario][refit][refit-rff][actors]") {
+  using fbo::Algorithm;
+  using fbo::LocalSampler;
+  for (auto [a, sampler] : {std::pair{Algorithm::ts, LocalSampler::refit_rff},
+                            {Algorithm::dp_fts_de, LocalSampler::refit_rff},
+                            {Algorithm::fts_de, LocalSampler::refit_rff_bounded}}) {
+    ScenarioConfig c = small(a, LocalSampler::rff);
+    c.algorithm.refit.every = 0;
+    c.algorithm.local_sampler = sampler;
+    c.algorithm.refit_rff.features = 30;
+    c.algorithm.refit_rff.restarts = 3;
+    validate(c);
+    const fs::path dir = test::fresh_dir("refit-rff-perfect-" + fbo::to_string(a));
+    actors::RunOptions opt;
+    opt.out_dir = dir.string();
+    opt.threads = 2;
+    const actors::RunResult run = actors::run_federation(c, opt);
+    const fbo::ReferenceResult ref = fbo::run_reference(reference_config(c));
+    INFO("algorithm " << fbo::to_string(a) << ", sampler " << fbo::to_string(sampler));
+    const auto actor = actor_rows(dir / "observations.csv");
+    const auto expected = reference_rows(ref);
+    REQUIRE(actor.size() == expected.size());
+    for (size_t i = 0; i < actor.size(); ++i) REQUIRE(actor[i] == expected[i]);
+    CHECK(run.final_simple_regret == Approx(ref.final_simple_regret).margin(1e-12));
+    ScenarioConfig plain = c;
+    plain.algorithm.local_sampler = LocalSampler::rff;
+    CHECK(reference_rows(fbo::run_reference(reference_config(plain))) != expected);
+  }
+}
