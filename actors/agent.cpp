@@ -1,6 +1,9 @@
 #include "actors/agent.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 #include <limits>
 
 #include "actors/checkpoint/state_archive.hpp"
@@ -50,7 +53,17 @@ bool is_peer(const AgentActorState& s) {
 /// FTS: the pool of relayed vectors viewing the broadcast pool_source holds.
 void reset_pool(AgentActorState& s) {
   const broadcast& b = *s.pool_source;
-  std::vector<const double*> inbox(s.shared->config.agents, nullptr);
+  // As fedsim's server sends them: one M-vector per source, each source an agent id.
+  const int agents = s.shared->config.agents;
+  const bool shaped = b.rows == s.shared->config.features &&
+                      b.joint.size() == b.sources.size() * static_cast<std::size_t>(b.rows) &&
+                      std::all_of(b.sources.begin(), b.sources.end(),
+                                  [agents](std::int32_t n) { return n >= 0 && n < agents; });
+  if (!shaped)
+    throw std::runtime_error("the relayed messages of round " + std::to_string(b.round) +
+                             " are not one M = " + std::to_string(s.shared->config.features) +
+                             " vector per source agent id in 0.." + std::to_string(agents - 1));
+  std::vector<const double*> inbox(agents, nullptr);
   for (size_t k = 0; k < b.sources.size(); ++k)
     inbox[b.sources[k]] = b.joint.begin() + k * b.rows;
   s.pool = fbo::FtsMessagePool(s.shared->config.fts_one_shot);
@@ -184,6 +197,16 @@ void start_iteration(self_ptr self) {
   // DE's omega^joint: a view of the shared broadcast buffer, no copy per agent and iteration.
   std::optional<Eigen::Ref<const Eigen::MatrixXd>> joint;
   if (server == fbo::ServerKind::de && b && b->released) {
+    // fedsim's server always sends M x P; a server of one's own (RunOptions::server_host) may
+    // not: a wrong shape fails this agent, and with it the run, instead of reading past it.
+    const int regions = s.shared->context->partition.size();
+    if (b->rows != cfg.features || b->cols != regions ||
+        b->joint.size() != static_cast<std::size_t>(b->rows) * static_cast<std::size_t>(b->cols))
+      throw std::runtime_error("the broadcast of round " + std::to_string(b->round) + " is " +
+                               std::to_string(b->rows) + " x " + std::to_string(b->cols) +
+                               " with " + std::to_string(b->joint.size()) +
+                               " values; expected M x P = " + std::to_string(cfg.features) +
+                               " x " + std::to_string(regions));
     joint.emplace(Eigen::Map<const Eigen::MatrixXd>(b->joint.begin(), b->rows, b->cols));
     input.joint = &*joint;
   }

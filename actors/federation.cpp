@@ -321,6 +321,9 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
         "resume unset");
   for (const std::string& w : policy::liveness_warnings(config)) logger("federation")->warn("{}", w);
   if (config.xarmed.enabled) {
+    if (options.server_host)
+      throw std::invalid_argument("RunOptions::server_host: a server of one's own serves the FBO "
+                                  "family's agents; Fed-PNE runs its own phase server");
     if (options.objective)
       throw std::invalid_argument("RunOptions::objective: a Fed-PNE run evaluates its scenario's "
                                   "objective (world.objective.kind); own objectives serve the FBO "
@@ -332,6 +335,14 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   const int N = algo.agents;
   const bool is_private = algo.is_private();
 
+  if (options.server_host && is_private)
+    throw std::invalid_argument("RunOptions::server_host: a server of one's own takes no private "
+                                "algorithm (no accountant is involved); algorithm.name is " +
+                                fbo::to_string(algo.algorithm));
+  if (options.server_host && (!options.checkpoint_dir.empty() || options.resume))
+    throw std::invalid_argument("RunOptions::server_host: a server of one's own takes no "
+                                "checkpoint (it has no save/restore): leave checkpoint_dir and "
+                                "resume unset");
   if (options.agent_host && options.objective)
     throw std::invalid_argument("RunOptions: an agent host's agents evaluate their own objective; "
                                 "leave RunOptions::objective unset");
@@ -376,15 +387,26 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
       agents.push_back(system.spawn(agent_actor, static_cast<node_id>(n), shared));
   }
 
-  auto server_shared = std::make_shared<ServerShared>();
-  server_shared->config = algo;
-  server_shared->policy = config.policy;
-  server_shared->assignment = fbo::assign_regions(N, algo.effective_regions());
-  server_shared->network = network;
-  server_shared->recorder = recorder;
-  server_shared->accountant = accountant;
-  const caf::actor server =
-      system.spawn(server_actor, std::shared_ptr<const ServerShared>(server_shared));
+  caf::actor server;
+  if (options.server_host) {
+    server = options.server_host(ServerSlots{network, recorder, N, algo.features,
+                                             algo.effective_regions(), algo.iterations});
+    if (!server) {
+      for (const auto& a : agents) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+      for (const auto& a : {network, recorder, accountant})
+        if (a) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+      throw std::invalid_argument("RunOptions::server_host returned no actor");
+    }
+  } else {
+    auto server_shared = std::make_shared<ServerShared>();
+    server_shared->config = algo;
+    server_shared->policy = config.policy;
+    server_shared->assignment = fbo::assign_regions(N, algo.effective_regions());
+    server_shared->network = network;
+    server_shared->recorder = recorder;
+    server_shared->accountant = accountant;
+    server = system.spawn(server_actor, std::shared_ptr<const ServerShared>(server_shared));
+  }
 
   logger("federation")->info("run '{}': {} agents, {}, seed {}, output {}", config.name, N,
                              fbo::to_string(algo.algorithm), config.seed, options.out_dir);

@@ -16,6 +16,7 @@
 #include "actors/recorder.hpp"
 #include "actors/remote/remote_stats.hpp"
 #include "actors/run_config.hpp"
+#include "actors/server_host.hpp"
 #include "engine/objectives/federated_objective.hpp"
 
 namespace fedsim::actors {
@@ -48,6 +49,12 @@ struct RunOptions {
   /// processes, actors/remote/serve.hpp); the run builds no objective then. It may block
   /// (waiting for agents to join) and throw, which ends the run before it starts.
   std::function<std::vector<caf::actor>(const AgentSlots&)> agent_host;
+  /// Where the server lives (FBO family). Null: fedsim's server (actors/server.hpp). Set:
+  /// called once the network and the recorder exist, it returns the actor that plays the
+  /// server, which speaks the protocol of actors/server_host.hpp (examples/own-server). Not with
+  /// a private algorithm (no accountant is involved) nor with checkpoints; throws
+  /// std::invalid_argument then, or when it returns no actor.
+  std::function<caf::actor(const ServerSlots&)> server_host;
 
   /// Checkpoints (actors/checkpoint/checkpoint.hpp): none unless checkpoint_dir is set. Each
   /// new checkpoint replaces the folder's previous one.

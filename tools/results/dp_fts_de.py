@@ -1,33 +1,94 @@
 """DP-FTS-DE (Dai, Low, Jaillet 2021) on the results page: figure 2a-d, the published privacy
-losses, and appendix figures 4, 5, 7 and 12a."""
+losses, and appendix figures 4, 5, 7 and 12a, each with two local samplers (fedsim's default and
+the authors'), and a table of every verdict per sampler."""
 import json
 import os
+from collections import namedtuple
 
 import numpy as np
 
 from .common import gap, mean_se, num, pick, pm, read_csv, stat, verdict, within_se
 
+# One run of the figures: the suffix of its sweeps (tools/reproduce's dp_fts_de_figures), the
+# sampler's scenario name, the heading's tail, and what the sampler is.
+Variant = namedtuple("Variant", "sfx sampler title about")
+VARIANTS = [
+    Variant("", "rff", "", "fedsim's default: local TS samples the shared features' posterior "
+            "with the known hyperparameters (length scale 0.03, signal variance 1, λ = 0.01)"),
+    Variant("-authors", "refit-rff", " (the authors' local sampler)",
+            "the DP-FTS-DE authors' code: local TS refits an isotropic GP (GPy's start: length "
+            "scale 1, variance 0.1, noise 1e-6; optimize_restarts(10), unbounded) every 5 "
+            "observations and samples fresh random features (M = 100) every iteration "
+            "(`--set algorithm.local_sampler=refit-rff`, engine/fbo/refit_rff.hpp)"),
+]
+
 
 def dp_fts_de_sections(R, w, cmds, img):
-    """Every DP-FTS-DE section, in the page's order."""
-    fig2a_section(R, w, cmds, img)
-    fig2b_section(R, w, cmds, img)
+    """Every DP-FTS-DE section, in the page's order: the figures with each sampler whose runs
+    are there, the privacy losses, and the verdicts per sampler."""
     priv = [json.loads(l) for l in open(os.path.join(R, "privacy.jsonl")) if l.strip()]
-    fig2cd_sections(R, priv, w, cmds, img)
-    privacy_section(priv, w, cmds)
-    fig4_section(R, w, cmds, img)
-    fig5_section(R, w, cmds, img)
-    fig7_section(R, w, cmds, img)
-    fig12_section(R, w, cmds, img)
+    verdicts = {}
+    for v in VARIANTS:
+        if not os.path.exists(os.path.join(R, f"dp-fts-de-fig2a{v.sfx}.csv")):
+            continue
+        found = []
+        found += fig2a_section(R, w, cmds, img, v)
+        found += fig2b_section(R, w, cmds, img, v)
+        found += fig2cd_sections(R, priv, w, cmds, img, v)
+        if v.sfx == "":
+            privacy_section(priv, w, cmds)
+        found += fig4_section(R, w, cmds, img, v)
+        found += fig5_section(R, w, cmds, img, v)
+        found += fig7_section(R, w, cmds, img, v)
+        found += fig12_section(R, w, cmds, img, v)
+        verdicts[v] = found
+    sampler_verdicts_section(verdicts, w)
 
 
-def fig2a_section(R, w, cmds, img):
-    """Figure 2a: TS, FTS and FTS-DE with P = 2 and 3."""
-    w("## DP-FTS-DE figure 2a: benefit of DE")
+def sampler_verdicts_section(verdicts, w):
+    """One row per claim, one column per local sampler."""
+    if len(verdicts) < 2:
+        return
+    w("## DP-FTS-DE: every verdict, per local sampler")
     w("")
-    cmds("fig2a")
-    a_rows = {r["algorithm.name"]: r for r in read_csv(os.path.join(R, "dp-fts-de-fig2a.csv"))}
-    p3 = read_csv(os.path.join(R, "dp-fts-de-fig2a-p3.csv"))[0]
+    w("The claims of figures 2a-d and appendix figures 4, 5, 7 and 12a, as the sections above "
+      "judge them, with each local sampler:")
+    w("")
+    for v in verdicts:
+        w(f"- `{v.sampler}`: {v.about}.")
+    w("")
+    vs = list(verdicts)
+    w("| claim | " + " | ".join(f"`{v.sampler}`" for v in vs) + " |")
+    w("|---|" + "---|" * len(vs))
+    claims = [c for c, _ in verdicts[vs[0]]]
+    table = {v: dict(verdicts[v]) for v in vs}
+    for c in claims:
+        w(f"| {c} | " + " | ".join(("reproduced" if table[v].get(c) else "**not reproduced**")
+                                   if c in table[v] else "–" for v in vs) + " |")
+    w("")
+    differ = [c for c in claims if len({table[v].get(c) for v in vs}) > 1]
+    w(("The samplers disagree on: " + "; ".join(differ) + ". A verdict that changes with the "
+       "local sampler is a property of that choice as much as of the algorithm.")
+      if differ else "Both samplers give the same verdict on every claim.")
+    w("")
+
+
+def fig2a_section(R, w, cmds, img, v):
+    """Figure 2a: TS, FTS and FTS-DE with P = 2 and 3."""
+    w(f"## DP-FTS-DE figure 2a: benefit of DE{v.title}")
+    w("")
+    if v.sfx:
+        w(f"This section and the ones down to figure 12a repeat the runs above with {v.about}. "
+          "Everything else is the same: scenario, seeds, the messages the agents send (drawn from "
+          "the shared model, as the authors' code does). Their local TS differs from fedsim's "
+          "default in three ways at once: hyperparameters fitted by maximum likelihood instead "
+          "of known, new random features every iteration instead of the shared ones, and λ = "
+          "max(1e-5, fitted noise) instead of 0.01. The last table of the DP-FTS-DE part sets "
+          "the verdicts of both samplers side by side.")
+        w("")
+    cmds("fig2a" + v.sfx)
+    a_rows = {r["algorithm.name"]: r for r in read_csv(os.path.join(R, f"dp-fts-de-fig2a{v.sfx}.csv"))}
+    p3 = read_csv(os.path.join(R, f"dp-fts-de-fig2a-p3{v.sfx}.csv"))[0]
     entries = [("TS", a_rows["ts"]), ("FTS", a_rows["fts"]), ("FTS-DE, P = 2", a_rows["fts-de"]),
                ("FTS-DE, P = 3", p3)]
     w("| algorithm | runs | regret area | final simple regret |")
@@ -51,15 +112,18 @@ def fig2a_section(R, w, cmds, img):
         w(f"At the last iteration alone FTS-DE P = 2 ({fr[2]:.4f}) is not below FTS ({fr[1]:.4f}): "
           "DE's advantage here is early convergence, not the final simple regret.")
         w("")
-    img("dp-fts-de-fig2a/regret.png", "figure 2a: simple regret of TS, FTS, FTS-DE")
+    img(f"dp-fts-de-fig2a{v.sfx}/regret.png", "figure 2a: simple regret of TS, FTS, FTS-DE")
+    return [("2a: FTS below TS", ar[1] < ar[0]), ("2a: FTS-DE (P = 2) below FTS", ar[2] < ar[1]),
+            ("2a: FTS-DE P = 3 below P = 2", ar[3] < ar[2]),
+            ("2a: the whole ordering P = 3 < P = 2 < FTS < TS", ok)]
 
 
-def fig2b_section(R, w, cmds, img):
+def fig2b_section(R, w, cmds, img, v):
     """Figure 2b: the clipping threshold S."""
-    w("## DP-FTS-DE figure 2b: clipping threshold S")
+    w(f"## DP-FTS-DE figure 2b: clipping threshold S{v.title}")
     w("")
-    cmds("fig2b")
-    b = read_csv(os.path.join(R, "dp-fts-de-fig2b.csv"))
+    cmds("fig2b" + v.sfx)
+    b = read_csv(os.path.join(R, f"dp-fts-de-fig2b{v.sfx}.csv"))
     w("| S | runs | regret area | final simple regret | ε |")
     w("|---|---|---|---|---|")
     for r in b:
@@ -82,23 +146,24 @@ def fig2b_section(R, w, cmds, img):
                     "the U shape holds")
       + ". ε does not depend on S (9.91 throughout), as in the paper.")
     w("")
-    img("dp-fts-de-fig2b/regret.png", "figure 2b: simple regret for each S")
+    img(f"dp-fts-de-fig2b{v.sfx}/regret.png", "figure 2b: simple regret for each S")
+    return [("2b: too small and too large S both hurt (U shape)", ok)]
 
 
-def fig2cd_sections(R, priv, w, cmds, img):
+def fig2cd_sections(R, priv, w, cmds, img, v):
     """Figures 2c (q) and 2d (z), with the ε `fedsim privacy --paper` computes beside each run's."""
     eps_of = {(p["q"], p["z"]): p["epsilon"] for p in priv}
 
     def qz_panel(key, title, col, vary, label):
-        w(f"## DP-FTS-DE figure {key[-2:]}: {title}")
+        w(f"## DP-FTS-DE figure {key[-2:]}: {title}{v.title}")
         w("")
-        cmds(key)
-        rows = read_csv(os.path.join(R, f"dp-fts-de-{key}.csv"))
+        cmds(key + v.sfx)
+        rows = read_csv(os.path.join(R, f"dp-fts-de-{key}{v.sfx}.csv"))
         w(f"| {label} | runs | regret area | final simple regret | ε of the runs | ε by `fedsim privacy --paper` |")
         w("|---|---|---|---|---|---|")
         for r in rows:
-            v = float(r[col])
-            qz = (v, 1.0) if vary == "q" else (0.25, v)
+            x = float(r[col])
+            qz = (x, 1.0) if vary == "q" else (0.25, x)
             w(f"| {r[col]} | {r['runs']} | {pm(num(r['regret_area_mean']), num(r['regret_area_se']))} | "
               f"{pm(num(r['mean_final_simple_regret_mean']), num(r['mean_final_simple_regret_se']))} | "
               f"{num(r['epsilon_mean']):.2f} | {eps_of.get(qz, float('nan')):.2f} |")
@@ -110,13 +175,15 @@ def fig2cd_sections(R, priv, w, cmds, img):
     ce = [num(r["epsilon_mean"]) for r in c]
     ok_u = all(x > y for x, y in zip(ca, ca[1:]))
     ok_e = all(x < y for x, y in zip(ce, ce[1:]))
+    found = [("2c: a larger q, a greater privacy loss", ok_e),
+             ("2c: a larger q, better utility", ok_u)]
     w(f"Paper: a larger q gives better utility at a greater privacy loss. Privacy loss: ε = "
       + " < ".join(f"{e:.2f}" for e in ce) + f" for q = 0.15, 0.25, 0.5 — {verdict(ok_e)}. Utility "
       f"(regret area): " + ", ".join(f"{x:.4f}" for x in ca) + f" — {verdict(ok_u)}"
       + ("" if ok_u else " (not monotone in q)") + ".")
     w("")
-    img("dp-fts-de-fig2c/regret.png", "figure 2c: simple regret for each q")
-    img("dp-fts-de-fig2c/privacy_utility.png", "figure 2c: privacy against utility")
+    img(f"dp-fts-de-fig2c{v.sfx}/regret.png", "figure 2c: simple regret for each q")
+    img(f"dp-fts-de-fig2c{v.sfx}/privacy_utility.png", "figure 2c: privacy against utility")
 
     d = qz_panel("fig2d", "noise multiplier z", "algorithm.z", "z", "z")
     da = [num(r["regret_area_mean"]) for r in d]
@@ -129,8 +196,10 @@ def fig2cd_sections(R, priv, w, cmds, img):
       + ("" if ok_u else " (not monotone in z; the differences are well inside one standard error)")
       + ".")
     w("")
-    img("dp-fts-de-fig2d/regret.png", "figure 2d: simple regret for each z")
-    img("dp-fts-de-fig2d/privacy_utility.png", "figure 2d: privacy against utility")
+    img(f"dp-fts-de-fig2d{v.sfx}/regret.png", "figure 2d: simple regret for each z")
+    img(f"dp-fts-de-fig2d{v.sfx}/privacy_utility.png", "figure 2d: privacy against utility")
+    return found + [("2d: a smaller z, a greater privacy loss", ok_e),
+                    ("2d: a smaller z, better utility", ok_u)]
 
 
 def privacy_section(priv, w, cmds):
@@ -181,15 +250,16 @@ def cells(row, digits=4):
     return f"{pm(*stat(row), digits)} | {pm(*stat(row, 'mean_final_simple_regret'), digits)}"
 
 
-def fig4_section(R, w, cmds, img):
-    rows = read_csv(os.path.join(R, "dp-fts-de-fig4.csv"))
+def fig4_section(R, w, cmds, img, v):
+    rows = read_csv(os.path.join(R, f"dp-fts-de-fig4{v.sfx}.csv"))
     keys = ["algorithm.name", "algorithm.clip"]
-    clip = metric_by_point(os.path.join(R, "dp-fts-de-fig4_metrics.csv"), keys, "clipped_percent")
+    clip = metric_by_point(os.path.join(R, f"dp-fts-de-fig4{v.sfx}_metrics.csv"), keys,
+                           "clipped_percent")
     names = {"dp-fts": "DP-FTS (P = 1)", "dp-fts-de": "DP-FTS-DE (P = 2)"}
     paper = {("dp-fts", "8"), ("dp-fts-de", "11")}
-    w("## DP-FTS-DE appendix figure 4: DP-FTS against DP-FTS-DE")
+    w(f"## DP-FTS-DE appendix figure 4: DP-FTS against DP-FTS-DE{v.title}")
     w("")
-    cmds("fig4")
+    cmds("fig4" + v.sfx)
     w("Paper (appendix B.1.2): after DP is integrated, DP-FTS-DE still yields a significantly better "
       "utility than DP-FTS (without DE) for the same privacy loss; S = 8 for DP-FTS and S = 11 for "
       "DP-FTS-DE (z = 1 for both) so that a similarly small percentage of the vectors is clipped "
@@ -221,13 +291,14 @@ def fig4_section(R, w, cmds, img):
       + "; ".join(f"S = {s}: {x:.4f} against {y:.4f}" for s, x, y in same_s)
       + (" (lower at every S)." if all(x < y for _, x, y in same_s) else " (not lower at every S)."))
     w("")
-    img("dp-fts-de-fig4/regret.png", "figure 4: simple regret of DP-FTS and DP-FTS-DE")
+    img(f"dp-fts-de-fig4{v.sfx}/regret.png", "figure 4: simple regret of DP-FTS and DP-FTS-DE")
+    return [("4: DP-FTS-DE (S = 11) below DP-FTS (S = 8)", ok)]
 
 
-def fig5_section(R, w, cmds, img):
-    rows = read_csv(os.path.join(R, "dp-fts-de-fig5.csv"))
+def fig5_section(R, w, cmds, img, v):
+    rows = read_csv(os.path.join(R, f"dp-fts-de-fig5{v.sfx}.csv"))
     full = pick(rows, {"algorithm.temperature": "synthetic"})
-    everywhere = read_csv(os.path.join(R, "dp-fts-de-fig5-everywhere.csv"))[0]
+    everywhere = read_csv(os.path.join(R, f"dp-fts-de-fig5-everywhere{v.sfx}.csv"))[0]
     # The settings shown are the sweeps' grid columns, or the base file's (the other sweep's
     # constant) where a sweep does not vary them.
     variants = [("FTS-DE (red curve)", full["algorithm.temperature"], "true", full),
@@ -235,9 +306,9 @@ def fig5_section(R, w, cmds, img):
                  pick(rows, {"algorithm.temperature": "uniform"})),
                 ("whole-domain initialisation (purple curve)", full["algorithm.temperature"],
                  everywhere["algorithm.explore_own_region"], everywhere)]
-    w("## DP-FTS-DE appendix figure 5: the two components of DE")
+    w(f"## DP-FTS-DE appendix figure 5: the two components of DE{v.title}")
     w("")
-    cmds("fig5")
+    cmds("fig5" + v.sfx)
     w("Paper (appendix B.1.2): removing either component of DE — (b) the larger weights for the "
       "agents exploring a sub-region (orange: equal weights for every agent in every sub-region) "
       "or (a) exploring a local sub-region (purple: every agent's initial points from the entire "
@@ -259,17 +330,19 @@ def fig5_section(R, w, cmds, img):
     w(f"Here, in regret area, FTS-DE has {stat(full)[0]:.4f}; " + "; ".join(parts)
       + f" — the claim that both ablations are worse: {verdict(ok)}.")
     w("")
-    img("dp-fts-de-fig5/regret.png", "figure 5: simple regret of FTS-DE without each component of DE")
+    img(f"dp-fts-de-fig5{v.sfx}/regret.png",
+        "figure 5: simple regret of FTS-DE without each component of DE")
+    return [("5: both ablations of DE worse than FTS-DE", ok)]
 
 
-def fig7_section(R, w, cmds, img):
-    a = read_csv(os.path.join(R, "dp-fts-de-fig7a.csv"))
-    b = read_csv(os.path.join(R, "dp-fts-de-fig7b.csv"))
-    fast = read_csv(os.path.join(R, "dp-fts-de-fig7b-fast.csv"))
-    fig2a = read_csv(os.path.join(R, "dp-fts-de-fig2a.csv"))
-    w("## DP-FTS-DE appendix figure 7: heterogeneous agents")
+def fig7_section(R, w, cmds, img, v):
+    a = read_csv(os.path.join(R, f"dp-fts-de-fig7a{v.sfx}.csv"))
+    b = read_csv(os.path.join(R, f"dp-fts-de-fig7b{v.sfx}.csv"))
+    fast = read_csv(os.path.join(R, f"dp-fts-de-fig7b-fast{v.sfx}.csv"))
+    fig2a = read_csv(os.path.join(R, f"dp-fts-de-fig2a{v.sfx}.csv"))
+    w(f"## DP-FTS-DE appendix figure 7: heterogeneous agents{v.title}")
     w("")
-    cmds("fig7")
+    cmds("fig7" + v.sfx)
     w("Paper (appendix B.1.2): with agent i's objective α f^i + (1 − α) f_base (N = 50 agents, "
       "f^i independent GP samples), (a) at α = 0.7 FTS-DE still outperforms standard TS, though "
       "by much less than in figure 2; (b) at α = 1.0 (independent objectives) FTS-DE with "
@@ -316,25 +389,28 @@ def fig7_section(R, w, cmds, img):
       + ". A faster schedule that is both lower than 1/√t and comparable with TS: "
       + (f"{', '.join(both)} — {verdict(True)}." if both else f"none — {verdict(False)}."))
     w("")
-    img("dp-fts-de-fig7a/regret.png", "figure 7a: alpha = 0.7, TS and FTS-DE")
-    img("dp-fts-de-fig7b/regret.png", "figure 7b: alpha = 1.0, TS and FTS-DE with three p_t schedules")
+    img(f"dp-fts-de-fig7a{v.sfx}/regret.png", "figure 7a: alpha = 0.7, TS and FTS-DE")
+    img(f"dp-fts-de-fig7b{v.sfx}/regret.png",
+        "figure 7b: alpha = 1.0, TS and FTS-DE with three p_t schedules")
+    return [("7a: α = 0.7, FTS-DE below TS", ok_a), ("7b: α = 1.0, FTS-DE (1/√t) worse than TS", ok_b1),
+            ("7b: a faster 1 − p_t comparable with TS", bool(both))]
 
 
-def fig12_section(R, w, cmds, img):
-    rows = read_csv(os.path.join(R, "dp-fts-de-fig12.csv"))
-    ts = read_csv(os.path.join(R, "dp-fts-de-fig12-ts.csv"))[0]
-    metrics = os.path.join(R, "dp-fts-de-fig12_metrics.csv")
+def fig12_section(R, w, cmds, img, v):
+    rows = read_csv(os.path.join(R, f"dp-fts-de-fig12{v.sfx}.csv"))
+    ts = read_csv(os.path.join(R, f"dp-fts-de-fig12-ts{v.sfx}.csv"))[0]
+    metrics = os.path.join(R, f"dp-fts-de-fig12{v.sfx}_metrics.csv")
     late = metric_by_point(metrics, ["algorithm.temperature"], "late_regret")
-    late_ts = metric_by_point(os.path.join(R, "dp-fts-de-fig12-ts_metrics.csv"), ["algorithm.name"],
-                              "late_regret")[("ts",)]
+    late_ts = metric_by_point(os.path.join(R, f"dp-fts-de-fig12-ts{v.sfx}_metrics.csv"),
+                              ["algorithm.name"], "late_regret")[("ts",)]
     k = int(read_csv(metrics)[0]["from_iteration"])
-    cur = regret_curves(os.path.join(R, "dp-fts-de-fig12", "plot_data.csv"))
+    cur = regret_curves(os.path.join(R, f"dp-fts-de-fig12{v.sfx}", "plot_data.csv"))
     (ya, sa), (yf, sf) = cur["fig12 algorithm.temperature=synthetic"], cur["fig12 algorithm.temperature=fixed"]
     yt = cur["fig12 algorithm.name=ts"][0]
     T = len(yt) - 1
-    w("## DP-FTS-DE appendix figure 12a: adaptive against fixed weights")
+    w(f"## DP-FTS-DE appendix figure 12a: adaptive against fixed weights{v.title}")
     w("")
-    cmds("fig12")
+    cmds("fig12" + v.sfx)
     w("Paper (appendix B.2.5, synthetic panel): DP-FTS-DE with non-adaptive weights (temperature "
       "fixed at 1, `algorithm.temperature = \"fixed\"`) performs similarly to adaptive weights "
       "(the synthetic schedule) in the initial stage, but as t becomes large the adaptive weights "
@@ -381,4 +457,8 @@ def fig12_section(R, w, cmds, img):
       + f" — consistently better than TS: {verdict(ok_ts)}; its regret area is "
       f"{stat(fixed)[0]:.4f} against TS's {stat(ts)[0]:.4f}.")
     w("")
-    img("dp-fts-de-fig12/regret.png", "figure 12a: DP-FTS-DE with adaptive and fixed weights, and TS")
+    img(f"dp-fts-de-fig12{v.sfx}/regret.png",
+        "figure 12a: DP-FTS-DE with adaptive and fixed weights, and TS")
+    return [("12a: adaptive and fixed weights similar early", ok_early),
+            ("12a: adaptive weights lower late", ok_late),
+            ("12a: fixed weights below TS at every iteration", ok_ts)]

@@ -1,0 +1,103 @@
+// A server of one's own (RunOptions::server_host, actors/server_host.hpp) with fedsim's agents
+// and network: the example's averaging server (examples/own-server/averaging_server.hpp) runs
+// FTS-DE to completion and the agents use its broadcasts; a server that sends a broadcast of
+// the wrong shape fails the run naming the agent; settings the seam cannot honour are refused.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "actors/failure.hpp"
+#include "actors/federation.hpp"
+#include "examples/own-server/averaging_server.hpp"
+#include "scenarios/loader.hpp"
+#include "tests/test_files.hpp"
+
+namespace fs = std::filesystem;
+using namespace fedsim;
+using namespace fedsim::actors;
+
+namespace {
+
+scenario::ScenarioConfig fts_de(int agents, int iterations, int regions) {
+  return scenario::load_scenario_text(
+             "name = \"own-server\"\nseed = 3\n[world]\nagents = " + std::to_string(agents) +
+                 "\n[world.objective]\ngrid_size = 200\n[algorithm]\nname = \"fts-de\"\n"
+                 "iterations = " + std::to_string(iterations) + "\nn_init = 3\nfeatures = 20\n"
+                 "subregions = " + std::to_string(regions) + "\n",
+             "own-server.toml")
+      .config;
+}
+
+}  // namespace
+
+TEST_CASE("server_host: fedsim's agents run FTS-DE with the example's averaging server",
+          "[actors][server-host]") {
+  const auto c = fts_de(5, 6, 2);
+  auto tally = std::make_shared<own_server::Tally>();
+  RunOptions opt;
+  opt.out_dir = test::fresh_dir("server-host").string();
+  opt.threads = 2;
+  int slots_seen = 0;
+  opt.server_host = [&](const ServerSlots& s) {
+    ++slots_seen;
+    CHECK(s.agents == 5);
+    CHECK(s.features == 20);
+    CHECK(s.regions == 2);
+    CHECK(s.iterations == 6);
+    return s.network.home_system().spawn(own_server::averaging_server, s, tally, false);
+  };
+  const RunResult r = run_federation(c, opt);
+  CHECK(slots_seen == 1);
+  CHECK(r.completed);
+  // Round 0 after the initial design, then one per iteration but the last (after it, agents
+  // are done): T rounds of N reports each, none rejected.
+  CHECK(tally->rounds_closed == 6);
+  CHECK(tally->reports == 5 * 6);
+  CHECK(tally->rejected == 0);
+  // The agents took the federated branch with the server's broadcasts.
+  const auto rows = test::read_table(fs::path(opt.out_dir) / "observations.csv");
+  int federated = 0;
+  for (const auto& row : rows) federated += row.at("branch") == "federated";
+  CHECK(rows.size() == 5u * (3 + 6));
+  CHECK(federated >= 1);
+}
+
+TEST_CASE("server_host: a broadcast of the wrong shape fails the run, naming the agent",
+          "[actors][server-host]") {
+  // The averaging server sends M x slots.regions; told P = 1 while the agents use P = 2, its
+  // broadcast is 20 x 1 for agents that expect 20 x 2.
+  const auto c = fts_de(3, 4, 2);
+  auto tally = std::make_shared<own_server::Tally>();
+  RunOptions opt;
+  opt.out_dir = test::fresh_dir("server-host-shape").string();
+  opt.threads = 2;
+  opt.server_host = [&](ServerSlots s) {
+    s.regions = 1;
+    return s.network.home_system().spawn(own_server::averaging_server, s, tally, false);
+  };
+  try {
+    run_federation(c, opt);
+    FAIL("the run did not fail");
+  } catch (const RunFailure& e) {
+    CHECK_THAT(std::string(e.what()), Catch::Contains("agent "));
+    CHECK_THAT(std::string(e.what()), Catch::Contains("is 20 x 1"));
+    CHECK_THAT(std::string(e.what()), Catch::Contains("expected M x P = 20 x 2"));
+  }
+}
+
+TEST_CASE("server_host: refused with a private algorithm, checkpoints, or no actor",
+          "[actors][server-host]") {
+  RunOptions opt;
+  opt.out_dir = test::fresh_dir("server-host-refused").string();
+  opt.server_host = [](const ServerSlots&) { return caf::actor{}; };
+  CHECK_THROWS_WITH(run_federation(fts_de(3, 2, 1), opt),
+                    Catch::Contains("RunOptions::server_host returned no actor"));
+  auto c = fts_de(3, 2, 1);
+  c.algorithm.algorithm = fbo::Algorithm::dp_fts_de;
+  CHECK_THROWS_WITH(run_federation(c, opt), Catch::Contains("takes no private algorithm"));
+  opt.checkpoint_dir = opt.out_dir + "/ckpt";
+  CHECK_THROWS_WITH(run_federation(fts_de(3, 2, 1), opt), Catch::Contains("takes no checkpoint"));
+}
