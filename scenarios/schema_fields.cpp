@@ -805,7 +805,10 @@ const Table<fbo::ReferenceConfig>& reference_table() {
                          "authors' sampler: L-BFGS runs per refit, the first from the current "
                          "values (their optimize_restarts(10))")),
        authors_key(value("local_features", &ReferenceConfig::refit_rff,
-                         &fbo::RefitRffConfig::features, at_least(1),
+                         &fbo::RefitRffConfig::features,
+                         {"must be an integer in [1, 10000] (a draw holds an M x M matrix and "
+                          "the candidates' M features)",
+                          [](int v) { return v >= 1 && v <= 10000; }, "[1, 10000]"},
                          "authors' sampler: fresh random features drawn for every local TS "
                          "draw (their M_target)")),
        authors_key(value("local_lambda_floor", &ReferenceConfig::refit_rff,

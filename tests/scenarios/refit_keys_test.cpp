@@ -222,6 +222,9 @@ TEST_CASE("authors' sampler keys: checked, warned about when inert, written only
              Catch::Contains("key 'algorithm.local_refit_restarts'"));
   CHECK_THAT(error_of(authors + "local_features = 0\n"),
              Catch::Contains("key 'algorithm.local_features'"));
+  CHECK_THAT(error_of(authors + "local_features = 10001\n"),
+             Catch::Contains("key 'algorithm.local_features': must be an integer in [1, 10000]"));
+  CHECK(error_of(authors + "local_features = 10000\n").empty());
   CHECK_THAT(error_of(authors + "local_lambda_floor = 0.0\n"),
              Catch::Contains("key 'algorithm.local_lambda_floor'"));
   CHECK_THAT(error_of(authors + "refit_every = 5\n"),
