@@ -121,7 +121,14 @@ const NameTable<SyntheticConfig::Kind>& names(SyntheticConfig::Kind) {
   static const NameTable<K> t = {{K::perturbed, "perturbed"}, {K::mixture, "mixture"},
                                  {K::branin, "branin"},       {K::hartmann3, "hartmann3"},
                                  {K::hartmann6, "hartmann6"}, {K::ackley, "ackley"},
-                                 {K::command, "command"},     {K::tcp, "tcp"}};
+                                 {K::command, "command"},     {K::tcp, "tcp"},
+                                 {K::tuning, "tuning"}};
+  return t;
+}
+
+const NameTable<TuningSettings::Task>& names(TuningSettings::Task) {
+  using T = TuningSettings::Task;
+  static const auto t = engine_names({T::logistic, T::mlp, T::svm});
   return t;
 }
 

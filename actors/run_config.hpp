@@ -213,6 +213,7 @@ const NameTable<SyntheticConfig::OnFailure>& names(SyntheticConfig::OnFailure);
 const NameTable<fbo::Algorithm>& names(fbo::Algorithm);
 const NameTable<fbo::PSchedule>& names(fbo::PSchedule);
 const NameTable<fbo::TemperatureSchedule>& names(fbo::TemperatureSchedule);
+const NameTable<TuningSettings::Task>& names(TuningSettings::Task);
 const NameTable<fbo::LocalSampler>& names(fbo::LocalSampler);
 const NameTable<xarmed::ObjectiveKind>& names(xarmed::ObjectiveKind);
 const NameTable<xarmed::SplitRule>& names(xarmed::SplitRule);

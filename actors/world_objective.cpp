@@ -4,7 +4,9 @@
 #include <stdexcept>
 
 #include "engine/fbo/reference_loop.hpp"
+#include "data/datasets.hpp"
 #include "engine/objectives/box_test_objective.hpp"
+#include "engine/objectives/tuning_objective.hpp"
 #include "external/external_objective.hpp"
 
 namespace fedsim::actors {
@@ -32,6 +34,19 @@ std::shared_ptr<const FederatedObjective> make_world_objective(
     case Kind::tcp:
       return std::make_shared<const external::ExternalObjective>(
           external::settings_of(o, run_folder / "workers"), o.bounds(), o.optimum);
+    case Kind::tuning: {
+      TuningSettings t;
+      t.task = o.task;
+      t.split.agents = config.world.agents;
+      t.split.alpha = o.label_skew;
+      t.split.quantity_sigma = o.quantity_skew;
+      t.positive_class = o.positive_class;
+      t.epochs = o.epochs;
+      t.cost_per_sample = o.cost_per_sample;
+      t.seed = o.seed != 0 ? o.seed : config.seed;
+      return std::make_shared<const TuningObjective>(
+          std::make_shared<const data::Dataset>(data::load_dataset(o.dataset, {}, o.samples)), t);
+    }
   }
   throw std::logic_error("internal error: a world objective kind without a builder");
 }

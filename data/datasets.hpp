@@ -12,18 +12,9 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Dense>
+#include "engine/data/dataset.hpp"
 
 namespace fedsim::data {
-
-struct Dataset {
-  std::string name;
-  Eigen::MatrixXf x;   ///< n x d features, as stored (pixels scaled to [0, 1])
-  std::vector<int> y;  ///< n labels in 0 .. classes - 1
-  int classes = 0;
-  int size() const { return static_cast<int>(y.size()); }
-  int features() const { return static_cast<int>(x.cols()); }
-};
 
 /// The names load_dataset knows, in a stable order.
 const std::vector<std::string>& dataset_names();

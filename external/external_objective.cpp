@@ -23,6 +23,7 @@ Settings settings_of(const SyntheticConfig& config, const std::filesystem::path&
     case SyntheticConfig::Kind::hartmann3:
     case SyntheticConfig::Kind::hartmann6:
     case SyntheticConfig::Kind::ackley:
+    case SyntheticConfig::Kind::tuning:
       throw std::invalid_argument("external objective: world.objective.kind is not command or tcp");
   }
   s.command = config.command;

@@ -13,6 +13,7 @@
 #include "actors/policy/keys.hpp"
 #include "actors/policy/registry.hpp"
 #include "actors/run_keys.hpp"
+#include "data/datasets.hpp"
 #include "external/settings.hpp"
 #include "scenarios/limits.hpp"
 #include "scenarios/schema.hpp"
@@ -337,6 +338,7 @@ const std::vector<ObjectiveKind> grid_kinds = {ObjectiveKind::perturbed, Objecti
 const std::vector<ObjectiveKind> box_kinds = {ObjectiveKind::branin, ObjectiveKind::hartmann3,
                                               ObjectiveKind::hartmann6, ObjectiveKind::ackley};
 const std::vector<ObjectiveKind> external_kinds = {ObjectiveKind::command, ObjectiveKind::tcp};
+const std::vector<ObjectiveKind> tuning_kinds = {ObjectiveKind::tuning};
 
 std::vector<ObjectiveKind> operator+(std::vector<ObjectiveKind> a,
                                      const std::vector<ObjectiveKind>& b) {
@@ -510,11 +512,11 @@ const Table<SyntheticConfig>& synthetic_table() {
                 grid_kinds),
       for_kinds(value("seed", &SyntheticConfig::seed, any<std::uint64_t>(),
                       "seed of the objective functions alone (grid kinds; box kinds: the "
-                      "shifts); 0: the run seed")
+                      "shifts; tuning: the data split and the training); 0: the run seed")
                     .noting([](const SyntheticConfig& o, Context&) -> std::string {
                       return o.is_external() ? "" : "  # 0: the run seed";
                     }),
-                grid_kinds + box_kinds),
+                grid_kinds + box_kinds + tuning_kinds),
       dimension_field(),
       for_kinds(value("shift", &SyntheticConfig::shift, at_least(0.0),
                       "box kinds: agent n's function is the base shifted by a uniform draw in "
@@ -545,6 +547,45 @@ const Table<SyntheticConfig>& synthetic_table() {
                                 [](int v) { return v >= 0 && v <= 100; }, "0..100"},
                       "attempts beyond the first (on_failure = retry)"),
                 external_kinds),
+      for_kinds(value("task", &SyntheticConfig::task, one_of<TuningSettings::Task>(),
+                      "tuning: logistic (batch size, L2, learning rate), mlp (learning rate, "
+                      "decay, L2), svm (RBF gamma, penalty; AUC of positive_class against the "
+                      "rest); docs/real-data.md"),
+                tuning_kinds),
+      for_kinds(value("dataset", &SyntheticConfig::dataset,
+                      Rule<std::string>{"must be one of fashion-mnist, digits, breast-cancer",
+                                        [](const std::string& v) {
+                                          const auto& n = data::dataset_names();
+                                          return std::find(n.begin(), n.end(), v) != n.end();
+                                        },
+                                        "fashion-mnist, digits, breast-cancer"},
+                      "tuning: the data set, from Debian's packages (dataset-fashion-mnist, "
+                      "python3-sklearn)"),
+                tuning_kinds),
+      for_kinds(value("samples", &SyntheticConfig::samples, at_least(0),
+                      "tuning: the data set's first this many samples (0: all)"),
+                tuning_kinds),
+      for_kinds(value("label_skew", &SyntheticConfig::label_skew,
+                      Rule<double>{"must be a number > 0 (inf: proportional shares)",
+                                   [](double v) { return v > 0; }, "> 0, inf"},
+                      "tuning: Dirichlet alpha of each class's shares over the agents (small: "
+                      "few classes per agent)"),
+                tuning_kinds),
+      for_kinds(value("quantity_skew", &SyntheticConfig::quantity_skew, at_least(0.0),
+                      "tuning: sigma of the agents' lognormal size weights (0: none)"),
+                tuning_kinds),
+      for_kinds(value("positive_class", &SyntheticConfig::positive_class, at_least(0),
+                      "tuning, svm: the class scored against the rest"),
+                tuning_kinds),
+      for_kinds(value("epochs", &SyntheticConfig::epochs,
+                      Rule<int>{"must be an integer in 1..10000",
+                                [](int v) { return v >= 1 && v <= 10000; }, "1..10000"},
+                      "tuning, logistic and mlp: passes over the training half"),
+                tuning_kinds),
+      for_kinds(value("cost_per_sample", &SyntheticConfig::cost_per_sample, at_least(0.0),
+                      "tuning: virtual seconds charged per training sample and epoch (0: the "
+                      "network's compute model)"),
+                tuning_kinds),
   }};
   return t;
 }

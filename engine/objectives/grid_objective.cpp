@@ -80,6 +80,11 @@ int SyntheticConfig::effective_dimension() const {
     case Kind::command:
     case Kind::tcp:
       return dimension;
+    case Kind::tuning: {
+      TuningSettings t;
+      t.task = task;
+      return t.dimension();
+    }
   }
   throw std::logic_error("internal error: an objective kind without a dimension");
 }
@@ -127,6 +132,21 @@ void SyntheticConfig::validate() const {
     throw std::invalid_argument("objective dimension: this test function is " +
                                 std::to_string(effective_dimension()) +
                                 "-dimensional (leave dimension out or give that)");
+  if (is_tuning()) {
+    if (dataset.empty()) throw std::invalid_argument("objective dataset: required for kind tuning");
+    if (samples < 0) throw std::invalid_argument("objective samples must be >= 0 (0: all)");
+    if (!(label_skew > 0)) throw std::invalid_argument("objective label_skew must be > 0 (inf: none)");
+    if (!(std::isfinite(quantity_skew) && quantity_skew >= 0))
+      throw std::invalid_argument("objective quantity_skew must be a finite number >= 0");
+    if (positive_class < 0) throw std::invalid_argument("objective positive_class must be >= 0");
+    if (epochs < 1 || epochs > 10000)
+      throw std::invalid_argument("objective epochs must be in 1..10000");
+    if (!(std::isfinite(cost_per_sample) && cost_per_sample >= 0))
+      throw std::invalid_argument("objective cost_per_sample must be a finite number >= 0");
+    if (dimension != 0 && dimension != effective_dimension())
+      throw std::invalid_argument("objective dimension: the tuning task has " +
+                                  std::to_string(effective_dimension()) + " hyperparameters");
+  }
   if (!is_external()) return;
   if (dimension < 1)
     throw std::invalid_argument("objective dimension: required (1.." +

@@ -9,6 +9,7 @@
 #include "engine/domain.hpp"
 #include "engine/kernel.hpp"
 #include "engine/objectives/objective.hpp"
+#include "engine/objectives/tuning_objective.hpp"
 #include "engine/rng.hpp"
 
 namespace fedsim {
@@ -71,7 +72,8 @@ struct SyntheticConfig {
   /// "mixture": f_n = alpha g_n + (1 - alpha) f_base with g_n independent samples (B.1.2);
   /// "branin", "hartmann3", "hartmann6", "ackley": box test functions; "command", "tcp":
   /// external workers.
-  enum class Kind { perturbed, mixture, branin, hartmann3, hartmann6, ackley, command, tcp };
+  /// "tuning": hyperparameter tuning on a real data set (engine/objectives/tuning_objective.hpp).
+  enum class Kind { perturbed, mixture, branin, hartmann3, hartmann6, ackley, command, tcp, tuning };
   Kind kind = Kind::perturbed;
   double perturbation = 0.02;  ///< d (perturbed)
   double alpha = 0.7;          ///< heterogeneity (mixture), in [0, 1]
@@ -100,7 +102,21 @@ struct SyntheticConfig {
   /// agent's), so that runs report regret from the workers' "f"; NaN: not known.
   double optimum = std::numeric_limits<double>::quiet_NaN();
 
+  /// Tuning: the task, the data set (data/datasets.hpp), how many of its first samples
+  /// (0: all), the split's label skew (Dirichlet alpha; inf: proportional) and quantity skew
+  /// (lognormal sigma), the svm task's positive class, the SGD tasks' epochs, and the virtual
+  /// seconds charged per training sample (and epoch; 0: the network's compute model).
+  TuningSettings::Task task = TuningSettings::Task::logistic;
+  std::string dataset = "digits";
+  int samples = 0;
+  double label_skew = 0.5;
+  double quantity_skew = 0.0;
+  int positive_class = 0;
+  int epochs = 20;
+  double cost_per_sample = 0.0;
+
   bool is_grid() const { return kind == Kind::perturbed || kind == Kind::mixture; }
+  bool is_tuning() const { return kind == Kind::tuning; }
   bool is_box() const;
   bool is_external() const { return kind == Kind::command || kind == Kind::tcp; }
   /// d: 1 for grid kinds, the function's for box kinds, `dimension` for external ones (0

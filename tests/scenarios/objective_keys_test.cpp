@@ -97,7 +97,7 @@ TEST_CASE("objective keys: each bad value is one line naming the key and what is
           "[scenario][objective]") {
   CHECK(has(error_of("kind = \"rosenbrock\""),
             "key 'world.objective.kind': unknown value 'rosenbrock' (allowed: perturbed, mixture, "
-            "branin, hartmann3, hartmann6, ackley, command, tcp)"));
+            "branin, hartmann3, hartmann6, ackley, command, tcp, tuning)"));
   CHECK(has(error_of("kind = \"command\"\ndimension = 2"),
             "key 'world.objective.command': required with world.objective.kind = \"command\""));
   CHECK(has(error_of("kind = \"command\"\ndimension = 2\ncommand = []"),
@@ -231,4 +231,41 @@ TEST_CASE("objective keys: command elements starting with ./ or ../ are paths fr
                                     {"world.objective.command=[\"./v.py\"]"})
                      .config.world.objective;
   CHECK(o.command == std::vector<std::string>{(fs::current_path() / "v.py").string()});
+}
+
+TEST_CASE("objective keys: kind tuning, its keys checked, inert elsewhere, written back",
+          "[scenario][objective][tuning]") {
+  const std::string head = "kind = \"tuning\"\n";
+  const auto c = load_scenario_text(scenario_text(head), "o.toml").config.world.objective;
+  CHECK(c.is_tuning());
+  CHECK_FALSE(c.is_grid());
+  CHECK_FALSE(c.is_box());
+  CHECK(c.effective_dimension() == 3);
+  CHECK(load_scenario_text(scenario_text(head + "task = \"svm\""), "o.toml")
+            .config.world.objective.effective_dimension() == 2);
+  CHECK(has(error_of(head + "task = \"cnn\""), "key 'world.objective.task'"));
+  CHECK(has(error_of(head + "task = \"cnn\""), "logistic, mlp, svm"));
+  CHECK(has(error_of(head + "dataset = \"mnist\""),
+            "key 'world.objective.dataset': must be one of fashion-mnist, digits, breast-cancer"));
+  CHECK(has(error_of(head + "label_skew = 0.0"), "key 'world.objective.label_skew'"));
+  CHECK(error_of(head + "label_skew = inf").empty());
+  CHECK(has(error_of(head + "quantity_skew = -1.0"), "key 'world.objective.quantity_skew'"));
+  CHECK(has(error_of(head + "epochs = 0"), "key 'world.objective.epochs'"));
+  CHECK(has(error_of(head + "samples = -5"), "key 'world.objective.samples'"));
+  CHECK(has(error_of(head + "cost_per_sample = -1.0"), "key 'world.objective.cost_per_sample'"));
+  CHECK(mentions(warnings_of("kind = \"branin\"\ntask = \"svm\""),
+                 "'world.objective.task' has no effect: used by world.objective.kind = tuning"));
+  CHECK(mentions(warnings_of(head + "shift = 0.2"), "'world.objective.shift' has no effect"));
+  const auto loaded = load_scenario_text(
+      scenario_text(head + "task = \"mlp\"\ndataset = \"fashion-mnist\"\nsamples = 500\n"
+                           "label_skew = 2.0\nepochs = 7"),
+      "o.toml");
+  const std::string text = to_toml(loaded.config);
+  CHECK(has(text, "task = \"mlp\"\n"));
+  CHECK(has(text, "dataset = \"fashion-mnist\"\n"));
+  CHECK(has(text, "epochs = 7\n"));
+  CHECK(to_toml(load_scenario_text(text, "o.toml").config) == text);
+  // Grid kinds resolve as before the tuning kind existed.
+  CHECK_FALSE(has(to_toml(load_scenario_text(scenario_text("kind = \"perturbed\""), "o.toml").config),
+                  "label_skew"));
 }

@@ -5,6 +5,7 @@
 
 #include <charconv>
 #include <csignal>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -125,12 +126,15 @@ void print_result(const scenario::ScenarioConfig& config, const actors::RunResul
                 r.average_cumulative_regret);
     if (fp.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);
   } else {
-    std::printf("%s: %s, N=%d T=%d  mean final simple regret ", config.name.c_str(),
+    std::printf("%s: %s, N=%d T=%d  ", config.name.c_str(),
                 fbo::to_string(config.algorithm.algorithm).c_str(), config.world.agents,
                 config.algorithm.iterations);
-    // As summary.json: no number when no agent observed anything (not a regret of 0).
-    if (r.mean_simple_regret.empty()) std::printf("none (no agent observed)");
-    else std::printf("%.4f", r.final_simple_regret);
+    // As summary.json: no number when no agent observed anything (not a regret of 0); with no
+    // known optimum (regret not defined), the mean best observed value instead.
+    if (r.mean_simple_regret.empty()) std::printf("mean final simple regret none (no agent observed)");
+    else if (std::isnan(r.final_simple_regret))
+      std::printf("mean best observed %.4f (no known optimum: no regret)", r.mean_best_observed);
+    else std::printf("mean final simple regret %.4f", r.final_simple_regret);
     if (config.algorithm.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);
   }
   std::printf("  messages %llu (dropped %llu)  %s time %.2f  wall %.2fs",
