@@ -8,6 +8,17 @@
 
 namespace fedsim::trainers {
 
+std::vector<int> argmax_rows(const Eigen::Ref<const Eigen::MatrixXd>& scores) {
+  std::vector<int> out(static_cast<std::size_t>(scores.rows()), -1);
+  for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+    if (!scores.row(i).allFinite()) continue;
+    Eigen::Index best = 0;
+    scores.row(i).maxCoeff(&best);
+    out[static_cast<std::size_t>(i)] = static_cast<int>(best);
+  }
+  return out;
+}
+
 double error_rate(const std::vector<int>& predicted, const std::vector<int>& labels) {
   if (predicted.size() != labels.size() || labels.empty())
     throw std::invalid_argument("error rate: predictions and labels must be non-empty and of "

@@ -8,6 +8,10 @@
 
 namespace fedsim::trainers {
 
+/// The column of each row's largest score, or -1 where a score of the row is not finite (a
+/// diverged model predicts nothing).
+std::vector<int> argmax_rows(const Eigen::Ref<const Eigen::MatrixXd>& scores);
+
 /// Fraction of predictions that differ from the labels (a prediction < 0: no class, wrong).
 /// Equal, non-empty sizes, else std::invalid_argument.
 double error_rate(const std::vector<int>& predicted, const std::vector<int>& labels);

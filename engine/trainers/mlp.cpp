@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/trainers/metrics.hpp"
+
 namespace fedsim::trainers {
 
 namespace {
@@ -36,15 +38,7 @@ void MlpSettings::validate() const {
 
 std::vector<int> Mlp::predict(const Eigen::Ref<const Eigen::MatrixXd>& X) const {
   const Eigen::MatrixXd h = ((X * w1).rowwise() + b1.transpose()).cwiseMax(0.0);
-  const Eigen::MatrixXd scores = (h * w2).rowwise() + b2.transpose();
-  std::vector<int> out(static_cast<std::size_t>(X.rows()), -1);
-  for (Eigen::Index i = 0; i < scores.rows(); ++i) {
-    if (!scores.row(i).allFinite()) continue;
-    Eigen::Index best = 0;
-    scores.row(i).maxCoeff(&best);
-    out[static_cast<std::size_t>(i)] = static_cast<int>(best);
-  }
-  return out;
+  return argmax_rows((h * w2).rowwise() + b2.transpose());
 }
 
 Mlp train_mlp(const Eigen::Ref<const Eigen::MatrixXd>& X, const std::vector<int>& y, int classes,

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/trainers/metrics.hpp"
+
 namespace fedsim::trainers {
 
 namespace {
@@ -25,15 +27,7 @@ void SoftmaxSettings::validate() const {
 }
 
 std::vector<int> LinearModel::predict(const Eigen::Ref<const Eigen::MatrixXd>& X) const {
-  const Eigen::MatrixXd scores = (X * w).rowwise() + b.transpose();
-  std::vector<int> out(static_cast<std::size_t>(X.rows()), -1);
-  for (Eigen::Index i = 0; i < scores.rows(); ++i) {
-    if (!scores.row(i).allFinite()) continue;
-    Eigen::Index best = 0;
-    scores.row(i).maxCoeff(&best);
-    out[static_cast<std::size_t>(i)] = static_cast<int>(best);
-  }
-  return out;
+  return argmax_rows((X * w).rowwise() + b.transpose());
 }
 
 LinearModel train_softmax(const Eigen::Ref<const Eigen::MatrixXd>& X, const std::vector<int>& y,

@@ -12,33 +12,14 @@
 #include "engine/fbo/agent.hpp"
 #include "engine/fbo/reference_loop.hpp"
 #include "engine/kernel.hpp"
+#include "tests/engine/fbo/gp_samples.hpp"
 
 using namespace fedsim;
 using namespace fedsim::fbo;
+using fedsim::test::gp_draw;
+using fedsim::test::uniform_points;
 
 namespace {
-
-/// y = f(X) + noise with f ~ GP(0, s2 exp(-|x - x'|^2 / (2 l^2))), noise ~ N(0, n2).
-Eigen::VectorXd gp_draw(const Eigen::MatrixXd& X, double l, double s2, double n2,
-                        std::uint64_t seed) {
-  const Eigen::Index n = X.rows();
-  Eigen::MatrixXd k = SeKernel{l, s2}.matrix(X, X);
-  k.diagonal().array() += 1e-8 * s2;
-  const Eigen::MatrixXd chol = k.llt().matrixL();
-  RandomStream rng(seed, "test.gp-draw");
-  Eigen::VectorXd z(n), e(n);
-  for (Eigen::Index i = 0; i < n; ++i) z(i) = rng.normal();
-  for (Eigen::Index i = 0; i < n; ++i) e(i) = rng.normal();
-  return chol * z + std::sqrt(n2) * e;
-}
-
-Eigen::MatrixXd uniform_points(int n, int d, std::uint64_t seed) {
-  RandomStream rng(seed, "test.points");
-  Eigen::MatrixXd X(n, d);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < d; ++j) X(i, j) = rng.uniform(0.0, 1.0);
-  return X;
-}
 
 std::shared_ptr<const AgentContext> authors_context(LocalSampler sampler, RefitRffConfig rr,
                                                     int grid = 200) {
