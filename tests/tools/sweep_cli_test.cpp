@@ -83,7 +83,7 @@ TEST_CASE("fedsim sweep runs a grid in parallel, aggregates over seeds and resum
       "messages_dropped_mean", "messages_dropped_se", "virtual_time_mean", "virtual_time_se",
       "communication_rounds_mean", "communication_rounds_se", "nodes_sent_per_client_mean",
       "nodes_sent_per_client_se", "nodes_received_per_client_mean",
-      "nodes_received_per_client_se"};
+      "nodes_received_per_client_se", "mean_best_observed_mean", "mean_best_observed_se"};
   REQUIRE(rows.size() == 5);
   CHECK(rows[0] == header);
   std::size_t r = 1;
@@ -128,8 +128,14 @@ TEST_CASE("fedsim sweep runs a grid in parallel, aggregates over seeds and resum
       check_cells(11, sent);
       check_cells(13, dropped);
       check_cells(15, vtime);
-      for (std::size_t col = 17; col < header.size(); ++col)
+      for (std::size_t col = 17; col < 23; ++col)
         CHECK(row[col].empty());  // Fed-PNE's communication counts (loop driver): empty for FBO
+      std::vector<double> best;
+      for (int seed : {1, 2})
+        best.push_back(nlohmann::json::parse(slurp(run_folder(root, q, name, seed) /
+                                                   "summary.json"))["mean_best_observed"]
+                           .get<double>());
+      check_cells(23, best);
     }
   const auto runs = read_rows(root / "sweep_runs.csv");
   REQUIRE(runs.size() == 9);
@@ -218,4 +224,31 @@ TEST_CASE("fedsim sweep aggregates Fed-PNE runs by their cumulative regret", "[c
     CHECK(std::stod(rows[k][6]) > 0);         // cumulative_regret_mean
     CHECK(std::stod(rows[k][8]) == Approx(rows[k][0] == "0.5" ? 0.5 : 2.0));  // epsilon_mean
   }
+}
+
+TEST_CASE("fedsim sweep tabulates runs with no known optimum by their best observed value",
+          "[cli][sweep]") {
+  // A tuning objective has no optimum: its regret curve is nulls. The tables leave the regret
+  // cells empty and give mean_best_observed (the last column pair).
+  const fs::path root = fresh_dir("sweep-tuning");
+  const auto r = run_fedsim(
+      "sweep " + (fs::path(FEDSIM_SCENARIO_DIR) / "papers/real/svm-detection.toml").string() +
+      " --grid algorithm.name=ts,fts-de --seeds 2 --jobs 2 --quiet --set world.agents=8"
+      " --set algorithm.iterations=4 --set world.objective.samples=800 --out " + root.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto rows = read_rows(root / "sweep.csv");
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0][rows[0].size() - 2] == "mean_best_observed_mean");
+  for (std::size_t k = 1; k < 3; ++k) {
+    CHECK(rows[k][2].empty());  // mean_final_simple_regret_mean
+    CHECK(rows[k][4].empty());  // regret_area_mean
+    const double best = std::stod(rows[k][rows[k].size() - 2]);
+    CHECK(best > 0.5);  // an AUC above chance
+    CHECK(best <= 1.0);
+  }
+  const auto runs = read_rows(root / "sweep_runs.csv");
+  REQUIRE(runs.size() == 5);
+  CHECK(runs[0].back() == "mean_best_observed");
+  for (std::size_t k = 1; k < 5; ++k) CHECK(std::stod(runs[k].back()) > 0.5);
 }

@@ -251,7 +251,7 @@ std::vector<std::string> execute(const std::vector<SweepRun>& runs, const std::v
 /// One run's numbers, as read back from its summary.json.
 struct RunMetrics {
   double final_regret, regret_area, cumulative_regret, epsilon, delta, sent, dropped,
-      virtual_time, wall_time, rounds, nodes_sent, nodes_received;
+      virtual_time, wall_time, rounds, nodes_sent, nodes_received, best_observed;
 };
 
 /// A number of summary.json, NaN (an empty cell) for null: JSON writes an infinite or NaN
@@ -267,8 +267,9 @@ RunMetrics metrics_of(const nlohmann::json& s) {
   const nlohmann::json none;
   const auto& comm = s.value("communication", nlohmann::json::object());
   const auto& curve = s.value("mean_simple_regret_by_iteration", nlohmann::json::array());
+  // No known optimum (a tuning objective, a black box): the curve is nulls, no area.
   double area = 0.0;
-  for (const auto& v : curve) area += v.get<double>();
+  for (const auto& v : curve) area += number_or_nan(v);
   area = curve.empty() ? std::nan("") : area / static_cast<double>(curve.size());
   return {number_or_nan(s.value("mean_final_simple_regret", none)),
           area,
@@ -281,7 +282,8 @@ RunMetrics metrics_of(const nlohmann::json& s) {
           number_or_nan(s.at("wall_time_s")),
           number_or_nan(comm.value("rounds", none)),
           number_or_nan(comm.value("nodes_sent_per_client", none)),
-          number_or_nan(comm.value("nodes_received_per_client", none))};
+          number_or_nan(comm.value("nodes_received_per_client", none)),
+          number_or_nan(s.value("mean_best_observed", none))};
 }
 
 /// A double as pandas reads it back exactly (shortest round trip); empty for NaN.
@@ -326,7 +328,7 @@ void write_tables(const fs::path& root, const std::vector<GridAxis>& axes,
                                        "cumulative_regret", "epsilon", "messages_sent",
                                        "messages_dropped", "virtual_time",
                                        "communication_rounds", "nodes_sent_per_client",
-                                       "nodes_received_per_client"};
+                                       "nodes_received_per_client", "mean_best_observed"};
   std::ostringstream per_run, per_point;
   for (const auto& a : axes) {
     per_run << field(a.key) << ",";
@@ -334,7 +336,7 @@ void write_tables(const fs::path& root, const std::vector<GridAxis>& axes,
   }
   per_run << "seed,folder,mean_final_simple_regret,regret_area,cumulative_regret,epsilon,delta,"
              "messages_sent,messages_dropped,virtual_time,wall_time_s,communication_rounds,"
-             "nodes_sent_per_client,nodes_received_per_client\n";
+             "nodes_sent_per_client,nodes_received_per_client,mean_best_observed\n";
   per_point << "runs";
   for (const char* m : metric_names) per_point << "," << m << "_mean," << m << "_se";
   per_point << "\n";
@@ -353,7 +355,8 @@ void write_tables(const fs::path& root, const std::vector<GridAxis>& axes,
             << num(m.cumulative_regret) << "," << num(m.epsilon) << ","
             << num(m.delta) << "," << num(m.sent) << "," << num(m.dropped) << ","
             << num(m.virtual_time) << "," << num(m.wall_time) << "," << num(m.rounds) << ","
-            << num(m.nodes_sent) << "," << num(m.nodes_received) << "\n";
+            << num(m.nodes_sent) << "," << num(m.nodes_received) << ","
+            << num(m.best_observed) << "\n";
   }
   // Runs of a grid point are consecutive (plan_runs puts the seeds innermost).
   for (std::size_t begin = 0; begin < runs.size();) {
@@ -377,6 +380,7 @@ void write_tables(const fs::path& root, const std::vector<GridAxis>& axes,
     column(&RunMetrics::rounds);
     column(&RunMetrics::nodes_sent);
     column(&RunMetrics::nodes_received);
+    column(&RunMetrics::best_observed);
     per_point << "\n";
     begin = end;
   }
