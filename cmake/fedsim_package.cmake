@@ -1,4 +1,4 @@
-# The umbrella target fedsim::fedsim (engine, actors, scenarios) and the CMake package that
+# The umbrella target fedsim::fedsim (engine, data, actors, scenarios) and the CMake package that
 # lets a project outside this tree do
 #   find_package(fedsim CONFIG REQUIRED)
 #   target_link_libraries(app PRIVATE fedsim::fedsim)
@@ -9,7 +9,7 @@ include(CMakePackageConfigHelpers)
 
 add_library(fedsim_library INTERFACE)
 set_target_properties(fedsim_library PROPERTIES EXPORT_NAME fedsim)
-target_link_libraries(fedsim_library INTERFACE fedsim_scenarios fedsim_actors fedsim_engine)
+target_link_libraries(fedsim_library INTERFACE fedsim_scenarios fedsim_actors fedsim_data fedsim_engine)
 add_library(fedsim::fedsim ALIAS fedsim_library)
 install(TARGETS fedsim_library EXPORT fedsimTargets)
 
