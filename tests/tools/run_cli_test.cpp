@@ -58,8 +58,18 @@ bool is_xarmed(const std::string& name) {
 
 // Shrunk so that CI runs each in a fraction of a second.
 const char* fbo_shrink = "--set world.agents=24 --set algorithm.iterations=10 --quiet";
-/// Tuning objectives train a model per evaluation: fewer samples and epochs keep the test quick.
-const char* tuning_shrink = " --set world.objective.samples=1500 --set world.objective.epochs=2";
+/// Tuning objectives train a model per evaluation: fewer samples and epochs keep the test quick
+/// (also under the sanitizers, where CI runs it), and so do fewer acquisition candidates.
+const char* tuning_shrink =
+    " --set world.objective.samples=1500 --set world.objective.epochs=2"
+    " --set algorithm.acquisition_candidates=200";
+/// The authors' local sampler refits and draws fresh features: fewer of both.
+const char* authors_shrink =
+    " --set algorithm.local_refit_restarts=2 --set algorithm.local_features=30";
+
+bool uses_authors_sampler(const std::string& name) {
+  return slurp(scenarios / name).find("local_sampler = \"refit-rff") != std::string::npos;
+}
 
 bool is_tuning(const std::string& name) {
   return slurp(scenarios / name).find("kind = \"tuning\"") != std::string::npos;
@@ -88,7 +98,9 @@ TEST_CASE("every shipped scenario runs and is deterministic across thread counts
       const fs::path dir = fresh_dir("run-" + stem + std::to_string(k));
       const auto r = run_fedsim("run " + (scenarios / name).string() + " " +
                                 (xarmed ? xarmed_shrink : fbo_shrink) +
-                                (is_tuning(name) ? tuning_shrink : "") + driver + " --threads " +
+                                (is_tuning(name) ? tuning_shrink : "") +
+                                (uses_authors_sampler(name) ? authors_shrink : "") + driver +
+                                " --threads " +
                                 (k == 0 ? "1" : "4") + " --out " + dir.string());
       INFO(r.output);
       REQUIRE(r.exit_code == 0);
