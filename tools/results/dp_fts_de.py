@@ -60,13 +60,25 @@ def sampler_verdicts_section(verdicts, w):
     vs = list(verdicts)
     w("| claim | " + " | ".join(f"`{v.sampler}`" for v in vs) + " |")
     w("|---|" + "---|" * len(vs))
-    claims = [c for c, _ in verdicts[vs[0]]]
-    table = {v: dict(verdicts[v]) for v in vs}
+    claims = [c for c, _, _ in verdicts[vs[0]]]
+    table = {v: {c: (ok, clear) for c, ok, clear in verdicts[v]} for v in vs}
+
+    def cell(v, c):
+        if c not in table[v]:
+            return "–"
+        ok, clear = table[v][c]
+        return ("reproduced" if ok else "**not reproduced**") + \
+            (" (within noise)" if clear is False else "")
+
     for c in claims:
-        w(f"| {c} | " + " | ".join(("reproduced" if table[v].get(c) else "**not reproduced**")
-                                   if c in table[v] else "–" for v in vs) + " |")
+        w(f"| {c} | " + " | ".join(cell(v, c) for v in vs) + " |")
     w("")
-    differ = [c for c in claims if len({table[v].get(c) for v in vs}) > 1]
+    w("*(within noise)*: the difference the claim rests on is within one standard error of the "
+      "difference (for an ordering, at least one of its steps), so the verdict could flip with "
+      "other seeds; claims without the mark are either clear or not a comparison of means "
+      "(a U shape, a privacy loss, which is exact).")
+    w("")
+    differ = [c for c in claims if len({table[v][c][0] for v in vs if c in table[v]}) > 1]
     w(("The samplers disagree on: " + "; ".join(differ) + ". A verdict that changes with the "
        "local sampler is a property of that choice as much as of the algorithm.")
       if differ else "Both samplers give the same verdict on every claim.")
@@ -113,9 +125,12 @@ def fig2a_section(R, w, cmds, img, v):
           "DE's advantage here is early convergence, not the final simple regret.")
         w("")
     img(f"dp-fts-de-fig2a{v.sfx}/regret.png", "figure 2a: simple regret of TS, FTS, FTS-DE")
-    return [("2a: FTS below TS", ar[1] < ar[0]), ("2a: FTS-DE (P = 2) below FTS", ar[2] < ar[1]),
-            ("2a: FTS-DE P = 3 below P = 2", ar[3] < ar[2]),
-            ("2a: the whole ordering P = 3 < P = 2 < FTS < TS", ok)]
+    pairs = [(stat(r), stat(q)) for (_, r), (_, q) in zip(entries, entries[1:])]
+    clear = [not within_se(a, b) for a, b in pairs]  # TS-FTS, FTS-P2, P2-P3
+    return [("2a: FTS below TS", ar[1] < ar[0], clear[0]),
+            ("2a: FTS-DE (P = 2) below FTS", ar[2] < ar[1], clear[1]),
+            ("2a: FTS-DE P = 3 below P = 2", ar[3] < ar[2], clear[2]),
+            ("2a: the whole ordering P = 3 < P = 2 < FTS < TS", ok, all(clear))]
 
 
 def fig2b_section(R, w, cmds, img, v):
@@ -147,7 +162,13 @@ def fig2b_section(R, w, cmds, img, v):
       + ". ε does not depend on S (9.91 throughout), as in the paper.")
     w("")
     img(f"dp-fts-de-fig2b{v.sfx}/regret.png", "figure 2b: simple regret for each S")
-    return [("2b: too small and too large S both hurt (U shape)", ok)]
+    return [("2b: too small and too large S both hurt (U shape)", ok, None)]
+
+
+def adjacent_clear(rows):
+    """Whether every pair of neighbouring rows differs in regret area by more than one standard
+    error of the difference."""
+    return all(not within_se(stat(a), stat(b)) for a, b in zip(rows, rows[1:]))
 
 
 def fig2cd_sections(R, priv, w, cmds, img, v):
@@ -175,8 +196,8 @@ def fig2cd_sections(R, priv, w, cmds, img, v):
     ce = [num(r["epsilon_mean"]) for r in c]
     ok_u = all(x > y for x, y in zip(ca, ca[1:]))
     ok_e = all(x < y for x, y in zip(ce, ce[1:]))
-    found = [("2c: a larger q, a greater privacy loss", ok_e),
-             ("2c: a larger q, better utility", ok_u)]
+    found = [("2c: a larger q, a greater privacy loss", ok_e, None),
+             ("2c: a larger q, better utility", ok_u, adjacent_clear(c))]
     w(f"Paper: a larger q gives better utility at a greater privacy loss. Privacy loss: ε = "
       + " < ".join(f"{e:.2f}" for e in ce) + f" for q = 0.15, 0.25, 0.5 — {verdict(ok_e)}. Utility "
       f"(regret area): " + ", ".join(f"{x:.4f}" for x in ca) + f" — {verdict(ok_u)}"
@@ -198,8 +219,8 @@ def fig2cd_sections(R, priv, w, cmds, img, v):
     w("")
     img(f"dp-fts-de-fig2d{v.sfx}/regret.png", "figure 2d: simple regret for each z")
     img(f"dp-fts-de-fig2d{v.sfx}/privacy_utility.png", "figure 2d: privacy against utility")
-    return found + [("2d: a smaller z, a greater privacy loss", ok_e),
-                    ("2d: a smaller z, better utility", ok_u)]
+    return found + [("2d: a smaller z, a greater privacy loss", ok_e, None),
+                    ("2d: a smaller z, better utility", ok_u, adjacent_clear(d))]
 
 
 def privacy_section(priv, w, cmds):
@@ -292,7 +313,7 @@ def fig4_section(R, w, cmds, img, v):
       + (" (lower at every S)." if all(x < y for _, x, y in same_s) else " (not lower at every S)."))
     w("")
     img(f"dp-fts-de-fig4{v.sfx}/regret.png", "figure 4: simple regret of DP-FTS and DP-FTS-DE")
-    return [("4: DP-FTS-DE (S = 11) below DP-FTS (S = 8)", ok)]
+    return [("4: DP-FTS-DE (S = 11) below DP-FTS (S = 8)", ok, not within_se(stat(b), stat(a)))]
 
 
 def fig5_section(R, w, cmds, img, v):
@@ -332,7 +353,8 @@ def fig5_section(R, w, cmds, img, v):
     w("")
     img(f"dp-fts-de-fig5{v.sfx}/regret.png",
         "figure 5: simple regret of FTS-DE without each component of DE")
-    return [("5: both ablations of DE worse than FTS-DE", ok)]
+    clear = all(not within_se(stat(r), stat(full)) for _, _, _, r in variants[1:])
+    return [("5: both ablations of DE worse than FTS-DE", ok, clear)]
 
 
 def fig7_section(R, w, cmds, img, v):
@@ -392,8 +414,9 @@ def fig7_section(R, w, cmds, img, v):
     img(f"dp-fts-de-fig7a{v.sfx}/regret.png", "figure 7a: alpha = 0.7, TS and FTS-DE")
     img(f"dp-fts-de-fig7b{v.sfx}/regret.png",
         "figure 7b: alpha = 1.0, TS and FTS-DE with three p_t schedules")
-    return [("7a: α = 0.7, FTS-DE below TS", ok_a), ("7b: α = 1.0, FTS-DE (1/√t) worse than TS", ok_b1),
-            ("7b: a faster 1 − p_t comparable with TS", bool(both))]
+    return [("7a: α = 0.7, FTS-DE below TS", ok_a, not within_se(de_a, ts_a)),
+            ("7b: α = 1.0, FTS-DE (1/√t) worse than TS", ok_b1, not within_se(de_b, ts_b)),
+            ("7b: a faster 1 − p_t comparable with TS", bool(both), None)]
 
 
 def fig12_section(R, w, cmds, img, v):
@@ -459,6 +482,7 @@ def fig12_section(R, w, cmds, img, v):
     w("")
     img(f"dp-fts-de-fig12{v.sfx}/regret.png",
         "figure 12a: DP-FTS-DE with adaptive and fixed weights, and TS")
-    return [("12a: adaptive and fixed weights similar early", ok_early),
-            ("12a: adaptive weights lower late", ok_late),
-            ("12a: fixed weights below TS at every iteration", ok_ts)]
+    return [("12a: adaptive and fixed weights similar early", ok_early, None),
+            ("12a: adaptive weights lower late", ok_late,
+             not within_se(late[("synthetic",)], late[("fixed",)])),
+            ("12a: fixed weights below TS at every iteration", ok_ts, None)]
