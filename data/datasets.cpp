@@ -129,6 +129,13 @@ const std::vector<std::string>& dataset_names() {
   return names;
 }
 
+DatasetShape dataset_shape(const std::string& name) {
+  if (name == "fashion-mnist") return {60000, 10};
+  if (name == "digits") return {1797, 10};
+  if (name == "breast-cancer") return {569, 2};
+  throw std::invalid_argument("unknown data set '" + name + "'");
+}
+
 Dataset load_dataset(const std::string& name, const DataLocation& where, int max_samples) {
   if (name == "fashion-mnist") return fashion_mnist(where, max_samples);
   if (name == "digits")

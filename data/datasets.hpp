@@ -19,6 +19,14 @@ namespace fedsim::data {
 /// The names load_dataset knows, in a stable order.
 const std::vector<std::string>& dataset_names();
 
+/// What a data set holds, known without reading it (so a scenario can be checked before a
+/// run): its samples and classes. std::invalid_argument for an unknown name.
+struct DatasetShape {
+  int samples = 0;
+  int classes = 0;
+};
+DatasetShape dataset_shape(const std::string& name);
+
 /// Where the files are looked for: Debian's folders unless `dir` is given (then every file is
 /// looked for in it, for tests and other installs).
 struct DataLocation {

@@ -2,6 +2,7 @@
 // a scenario key is spelled (see scenarios/schema.hpp for how to add one).
 #include "scenarios/schema_fields.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -563,7 +564,19 @@ const Table<SyntheticConfig>& synthetic_table() {
                       "python3-sklearn)"),
                 tuning_kinds),
       for_kinds(value("samples", &SyntheticConfig::samples, at_least(0),
-                      "tuning: the data set's first this many samples (0: all)"),
+                      "tuning: the data set's first this many samples (0: all)")
+                    .also([](const SyntheticConfig& o, const std::string& key, Context& c) {
+                      if (!o.is_tuning()) return;
+                      const auto& names = data::dataset_names();
+                      if (std::find(names.begin(), names.end(), o.dataset) == names.end()) return;
+                      const int all = data::dataset_shape(o.dataset).samples;
+                      const int used = o.samples == 0 ? all : std::min(o.samples, all);
+                      const int agents = c.root.world.agents;
+                      if (used < 4 * agents)
+                        fail(key, "gives " + std::to_string(used) + " samples of '" + o.dataset +
+                                      "' for world.agents = " + std::to_string(agents) +
+                                      ": every agent needs at least 4 (2 to train, 2 to validate)");
+                    }),
                 tuning_kinds),
       for_kinds(value("label_skew", &SyntheticConfig::label_skew,
                       Rule<double>{"must be a number > 0 (inf: proportional shares)",
@@ -575,7 +588,18 @@ const Table<SyntheticConfig>& synthetic_table() {
                       "tuning: sigma of the agents' lognormal size weights (0: none)"),
                 tuning_kinds),
       for_kinds(value("positive_class", &SyntheticConfig::positive_class, at_least(0),
-                      "tuning, svm: the class scored against the rest"),
+                      "tuning, svm: the class scored against the rest")
+                    .also([](const SyntheticConfig& o, const std::string& key, Context&) {
+                      const auto& names = data::dataset_names();
+                      if (!o.is_tuning() || o.task != TuningSettings::Task::svm ||
+                          std::find(names.begin(), names.end(), o.dataset) == names.end())
+                        return;
+                      const int classes = data::dataset_shape(o.dataset).classes;
+                      if (o.positive_class >= classes)
+                        fail(key, "must be a class of '" + o.dataset + "' (0.." +
+                                      std::to_string(classes - 1) + "), got " +
+                                      std::to_string(o.positive_class));
+                    }),
                 tuning_kinds),
       for_kinds(value("epochs", &SyntheticConfig::epochs,
                       Rule<int>{"must be an integer in 1..10000",

@@ -253,6 +253,17 @@ TEST_CASE("objective keys: kind tuning, its keys checked, inert elsewhere, writt
   CHECK(has(error_of(head + "epochs = 0"), "key 'world.objective.epochs'"));
   CHECK(has(error_of(head + "samples = -5"), "key 'world.objective.samples'"));
   CHECK(has(error_of(head + "cost_per_sample = -1.0"), "key 'world.objective.cost_per_sample'"));
+  // Checked against what the data set holds, before any run (scenario_text has 4 agents).
+  CHECK(has(error_of(head + "task = \"svm\"\ndataset = \"breast-cancer\"\npositive_class = 2"),
+            "key 'world.objective.positive_class': must be a class of 'breast-cancer' (0..1), "
+            "got 2"));
+  CHECK(error_of(head + "task = \"svm\"\ndataset = \"breast-cancer\"\npositive_class = 1")
+            .empty());
+  CHECK(error_of(head + "positive_class = 12").empty());  // the logistic task has no positive class
+  CHECK(has(error_of(head + "samples = 15"),
+            "key 'world.objective.samples': gives 15 samples of 'digits' for world.agents = 4"));
+  CHECK(error_of(head + "samples = 16").empty());
+  CHECK(error_of(head + "samples = 100000").empty());  // more than there are: all of them
   CHECK(mentions(warnings_of("kind = \"branin\"\ntask = \"svm\""),
                  "'world.objective.task' has no effect: used by world.objective.kind = tuning"));
   CHECK(mentions(warnings_of(head + "shift = 0.2"), "'world.objective.shift' has no effect"));
