@@ -3,6 +3,8 @@
 /// shared global generator, so what an agent draws never depends on thread scheduling or on
 /// how many draws another agent made.
 #include <cstdint>
+#include <utility>
+#include <vector>
 #include <limits>
 #include <string_view>
 
@@ -78,5 +80,11 @@ class RandomStream {
   double spare_normal_ = 0.0;
   bool has_spare_ = false;
 };
+
+/// Fisher-Yates shuffle of v with the stream's unbiased indices (last position first).
+template <class T>
+void shuffle(std::vector<T>& v, RandomStream& rng) {
+  for (std::size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[rng.uniform_index(i)]);
+}
 
 }  // namespace fedsim

@@ -18,12 +18,6 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument(what);
 }
 
-/// Fisher-Yates with the stream's unbiased indices.
-void shuffle(std::vector<int>& v, RandomStream& rng) {
-  for (std::size_t i = v.size(); i > 1; --i)
-    std::swap(v[i - 1], v[rng.uniform_index(i)]);
-}
-
 /// One attempt: per class, shuffled indices cut at the cumulative proportions.
 std::vector<std::vector<int>> draw_split(const std::vector<std::vector<int>>& by_class,
                                          const SplitConfig& c, RandomStream& rng) {

@@ -59,7 +59,7 @@ Mlp train_mlp(const Eigen::Ref<const Eigen::MatrixXd>& X, const std::vector<int>
   Eigen::MatrixXd xb(batch, d);
   long step = 0;
   for (int epoch = 0; epoch < s.epochs; ++epoch) {
-    for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng.uniform_index(i)]);
+    shuffle(order, rng);
     for (Eigen::Index start = 0; start < n; start += batch, ++step) {
       const Eigen::Index k = std::min(batch, n - start);
       for (Eigen::Index r = 0; r < k; ++r) xb.row(r) = X.row(order[static_cast<std::size_t>(start + r)]);

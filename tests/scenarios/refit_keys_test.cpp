@@ -87,8 +87,14 @@ ScenarioConfig small(fbo::Algorithm a, fbo::LocalSampler sampler) {
   c.algorithm.features = 20;
   c.algorithm.subregions = 2;
   c.algorithm.local_sampler = sampler;
-  c.algorithm.refit.every = 5;
-  c.algorithm.refit.restarts = 2;
+  if (sampler == fbo::LocalSampler::refit_rff || sampler == fbo::LocalSampler::refit_rff_bounded) {
+    // The authors' sampler refits on its own period; refit_every stays 0.
+    c.algorithm.refit_rff.features = 30;
+    c.algorithm.refit_rff.restarts = 3;
+  } else {
+    c.algorithm.refit.every = 5;
+    c.algorithm.refit.restarts = 2;
+  }
   validate(c);
   return c;
 }
@@ -160,15 +166,19 @@ TEST_CASE("refit keys: the resolved config writes them only with refits on, and 
 }
 
 TEST_CASE("with refits on, a perfect network under sync reproduces the reference loop",
-          "[scenario][refit][actors]") {
+          "[scenario][refit][refit-rff][actors]") {
   using fbo::Algorithm;
   using fbo::LocalSampler;
   for (auto [a, sampler] : {std::pair{Algorithm::ts, LocalSampler::rff},
                             {Algorithm::fts, LocalSampler::rff},
                             {Algorithm::dp_fts_de, LocalSampler::rff},
-                            {Algorithm::fts_de, LocalSampler::exact}}) {
+                            {Algorithm::fts_de, LocalSampler::exact},
+                            {Algorithm::ts, LocalSampler::refit_rff},
+                            {Algorithm::dp_fts_de, LocalSampler::refit_rff},
+                            {Algorithm::fts_de, LocalSampler::refit_rff_bounded}}) {
     const ScenarioConfig c = small(a, sampler);
-    const fs::path dir = test::fresh_dir("refit-perfect-" + fbo::to_string(a));
+    const fs::path dir = test::fresh_dir("refit-perfect-" + fbo::to_string(a) + "-" +
+                                         fbo::to_string(sampler));
     actors::RunOptions opt;
     opt.out_dir = dir.string();
     opt.threads = 2;
@@ -180,9 +190,12 @@ TEST_CASE("with refits on, a perfect network under sync reproduces the reference
     REQUIRE(actor.size() == expected.size());
     for (size_t i = 0; i < actor.size(); ++i) REQUIRE(actor[i] == expected[i]);
     CHECK(run.final_simple_regret == Approx(ref.final_simple_regret).margin(1e-12));
-    // The refits changed the run: the same config without them queries elsewhere.
+    // The refits changed the run: the same config without them (for the authors' sampler:
+    // with the default rff sampler) queries elsewhere.
     ScenarioConfig plain = c;
     plain.algorithm.refit.every = 0;
+    if (sampler == LocalSampler::refit_rff || sampler == LocalSampler::refit_rff_bounded)
+      plain.algorithm.local_sampler = LocalSampler::rff;
     CHECK(reference_rows(fbo::run_reference(reference_config(plain))) != expected);
   }
 }
@@ -261,35 +274,4 @@ TEST_CASE("authors' sampler keys: checked, warned about when inert, written only
   CHECK(to_toml(back) == text);
   CHECK(reference_config(back).refit_rff.features == 64);
   CHECK(reference_config(back).refit.lengthscale_max == 0.5);
-}
-
-TEST_CASE("authors' sampler: a perfect network under sync reproduces the reference loop",
-          "[scenario][refit][refit-rff][actors]") {
-  using fbo::Algorithm;
-  using fbo::LocalSampler;
-  for (auto [a, sampler] : {std::pair{Algorithm::ts, LocalSampler::refit_rff},
-                            {Algorithm::dp_fts_de, LocalSampler::refit_rff},
-                            {Algorithm::fts_de, LocalSampler::refit_rff_bounded}}) {
-    ScenarioConfig c = small(a, LocalSampler::rff);
-    c.algorithm.refit.every = 0;
-    c.algorithm.local_sampler = sampler;
-    c.algorithm.refit_rff.features = 30;
-    c.algorithm.refit_rff.restarts = 3;
-    validate(c);
-    const fs::path dir = test::fresh_dir("refit-rff-perfect-" + fbo::to_string(a));
-    actors::RunOptions opt;
-    opt.out_dir = dir.string();
-    opt.threads = 2;
-    const actors::RunResult run = actors::run_federation(c, opt);
-    const fbo::ReferenceResult ref = fbo::run_reference(reference_config(c));
-    INFO("algorithm " << fbo::to_string(a) << ", sampler " << fbo::to_string(sampler));
-    const auto actor = actor_rows(dir / "observations.csv");
-    const auto expected = reference_rows(ref);
-    REQUIRE(actor.size() == expected.size());
-    for (size_t i = 0; i < actor.size(); ++i) REQUIRE(actor[i] == expected[i]);
-    CHECK(run.final_simple_regret == Approx(ref.final_simple_regret).margin(1e-12));
-    ScenarioConfig plain = c;
-    plain.algorithm.local_sampler = LocalSampler::rff;
-    CHECK(reference_rows(fbo::run_reference(reference_config(plain))) != expected);
-  }
 }
