@@ -250,7 +250,7 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
   const xarmed::FedPneConfig fp = scenario::fed_pne_config(config);
   auto shared = std::make_shared<FedPneShared>();
   shared->config = fp;
-  shared->problem = std::make_shared<const xarmed::FederatedProblem>(xarmed::make_problem(fp.problem));
+  shared->problem = make_xarmed_problem(fp.problem);
   shared->tree = std::make_shared<const xarmed::PartitionTree>(shared->problem->domain, fp.k,
                                                                fp.split, fp.problem.seed);
   std::optional<xarmed::FederatedDpGuarantee> guarantee;

@@ -171,7 +171,8 @@ const NameTable<fbo::LocalSampler>& names(fbo::LocalSampler) {
 const NameTable<xarmed::ObjectiveKind>& names(xarmed::ObjectiveKind) {
   using xarmed::ObjectiveKind;
   static const auto t = engine_names(
-      {ObjectiveKind::garland, ObjectiveKind::double_sine, ObjectiveKind::seir});
+      {ObjectiveKind::garland, ObjectiveKind::double_sine, ObjectiveKind::seir,
+       ObjectiveKind::tuning});
   return t;
 }
 

@@ -7,6 +7,7 @@
 #include "data/datasets.hpp"
 #include "engine/objectives/box_test_objective.hpp"
 #include "engine/objectives/tuning_objective.hpp"
+#include "engine/xarmed/tuning_problem.hpp"
 #include "external/external_objective.hpp"
 
 namespace fedsim::actors {
@@ -49,6 +50,16 @@ std::shared_ptr<const FederatedObjective> make_world_objective(
     }
   }
   throw std::logic_error("internal error: a world objective kind without a builder");
+}
+
+std::shared_ptr<const xarmed::FederatedProblem> make_xarmed_problem(
+    const xarmed::ProblemConfig& problem) {
+  if (!problem.is_tuning())
+    return std::make_shared<const xarmed::FederatedProblem>(xarmed::make_problem(problem));
+  problem.validate();
+  return std::make_shared<const xarmed::FederatedProblem>(xarmed::make_tuning_problem(
+      problem, std::make_shared<const data::Dataset>(
+                   data::load_dataset(problem.dataset, {}, problem.samples))));
 }
 
 }  // namespace fedsim::actors

@@ -1,12 +1,14 @@
 #pragma once
-/// The objective a scenario's FBO world evaluates ([world.objective], every kind): the
-/// papers' synthetic grids, the box test functions, or an external black box. The actors
-/// (run_federation) and the loop driver both build theirs here.
+/// The objective a scenario's world evaluates ([world.objective], every kind). FBO: the
+/// papers' synthetic grids, the box test functions, an external black box or tuning on real
+/// data; X-armed: the synthetic and SEIR problems or tuning on real data. The actors
+/// (run_federation, run_fed_pne_federation) and the loop driver build theirs here.
 #include <filesystem>
 #include <memory>
 
 #include "actors/run_config.hpp"
 #include "engine/objectives/federated_objective.hpp"
+#include "engine/xarmed/problem.hpp"
 
 namespace fedsim::actors {
 
@@ -23,5 +25,13 @@ namespace fedsim::actors {
 /// settings the external evaluator refuses, std::runtime_error if the log folder cannot be made.
 std::shared_ptr<const FederatedObjective> make_world_objective(
     const scenario::ScenarioConfig& config, const std::filesystem::path& run_folder);
+
+/// The X-armed problem of `problem` (a scenario's xarmed.fed_pne.problem): xarmed::make_problem
+/// for garland, double-sine and seir; for tuning, the data set (problem.dataset, its first
+/// problem.samples) loaded from Debian's packages and xarmed::make_tuning_problem. Throws
+/// std::invalid_argument for a bad setting, std::runtime_error for missing data (naming the
+/// package) or too little of it.
+std::shared_ptr<const xarmed::FederatedProblem> make_xarmed_problem(
+    const xarmed::ProblemConfig& problem);
 
 }  // namespace fedsim::actors

@@ -312,6 +312,8 @@ template <class Own, class Other>
 void reject_other_kind(const toml::node& n, const std::string& key, const Context& ctx) {
   const auto s = n.as_string();
   if (!s) return;
+  const auto own = Value<Own>::allowed();
+  if (std::find(own.begin(), own.end(), s->get()) != own.end()) return;  // shared ("tuning")
   for (const auto& entry : names(Other{}))
     if (entry.second == s->get()) {
       if (ctx.family == Family::fbo)
@@ -492,8 +494,69 @@ Field<SyntheticConfig> optimum_field() {
   return f;
 }
 
+/// The keys of the tuning objective (docs/real-data.md), read by both families into members of
+/// the same names: SyntheticConfig (FBO) and xarmed::ProblemConfig (Fed-PNE, HCT). Each is
+/// wrapped by the family's own "used by world.objective.kind = tuning" rule.
+template <class S>
+std::vector<Field<S>> tuning_fields() {
+  return {
+      value("task", &S::task, one_of<TuningSettings::Task>(),
+            "tuning: logistic (batch size, L2, learning rate), mlp (learning rate, decay, L2), "
+            "svm (RBF gamma, penalty; AUC of positive_class against the rest); "
+            "docs/real-data.md"),
+      value("dataset", &S::dataset,
+            Rule<std::string>{"must be one of fashion-mnist, digits, breast-cancer",
+                              [](const std::string& v) {
+                                const auto& n = data::dataset_names();
+                                return std::find(n.begin(), n.end(), v) != n.end();
+                              },
+                              "fashion-mnist, digits, breast-cancer"},
+            "tuning: the data set, from Debian's packages (dataset-fashion-mnist, "
+            "python3-sklearn)"),
+      value("samples", &S::samples, at_least(0),
+            "tuning: the data set's first this many samples (0: all)")
+          .also([](const S& o, const std::string& key, Context& c) {
+            if (!o.is_tuning()) return;
+            const auto& names = data::dataset_names();
+            if (std::find(names.begin(), names.end(), o.dataset) == names.end()) return;
+            const int all = data::dataset_shape(o.dataset).samples;
+            const int used = o.samples == 0 ? all : std::min(o.samples, all);
+            const int agents = c.root.world.agents;
+            if (used < 4 * agents)
+              fail(key, "gives " + std::to_string(used) + " samples of '" + o.dataset +
+                            "' for world.agents = " + std::to_string(agents) +
+                            ": every agent needs at least 4 (2 to train, 2 to validate)");
+          }),
+      value("label_skew", &S::label_skew,
+            Rule<double>{"must be a number > 0 (inf: proportional shares)",
+                         [](double v) { return v > 0; }, "> 0, inf"},
+            "tuning: Dirichlet alpha of each class's shares over the agents (small: few "
+            "classes per agent)"),
+      value("quantity_skew", &S::quantity_skew, at_least(0.0),
+            "tuning: sigma of the agents' lognormal size weights (0: none)"),
+      value("positive_class", &S::positive_class, at_least(0),
+            "tuning, svm: the class scored against the rest")
+          .also([](const S& o, const std::string& key, Context&) {
+            const auto& names = data::dataset_names();
+            if (!o.is_tuning() || o.task != TuningSettings::Task::svm ||
+                std::find(names.begin(), names.end(), o.dataset) == names.end())
+              return;
+            const int classes = data::dataset_shape(o.dataset).classes;
+            if (o.positive_class >= classes)
+              fail(key, "must be a class of '" + o.dataset + "' (0.." +
+                            std::to_string(classes - 1) + "), got " +
+                            std::to_string(o.positive_class));
+          }),
+      value("epochs", &S::epochs,
+            Rule<int>{"must be an integer in 1..10000",
+                      [](int v) { return v >= 1 && v <= 10000; }, "1..10000"},
+            "tuning, logistic and mlp: passes over the training half"),
+  };
+}
+
 const Table<SyntheticConfig>& synthetic_table() {
-  static const Table<SyntheticConfig> t{{
+  static const Table<SyntheticConfig> t = [] {
+    std::vector<Field<SyntheticConfig>> fields{
       objective_kind<SyntheticConfig, SyntheticConfig::Kind, xarmed::ObjectiveKind>(
           &SyntheticConfig::kind,
           "perturbed: f_n = f + d_n(x), +-perturbation per point (B.1.1); mixture: f_n = "
@@ -548,69 +611,15 @@ const Table<SyntheticConfig>& synthetic_table() {
                                 [](int v) { return v >= 0 && v <= 100; }, "0..100"},
                       "attempts beyond the first (on_failure = retry)"),
                 external_kinds),
-      for_kinds(value("task", &SyntheticConfig::task, one_of<TuningSettings::Task>(),
-                      "tuning: logistic (batch size, L2, learning rate), mlp (learning rate, "
-                      "decay, L2), svm (RBF gamma, penalty; AUC of positive_class against the "
-                      "rest); docs/real-data.md"),
-                tuning_kinds),
-      for_kinds(value("dataset", &SyntheticConfig::dataset,
-                      Rule<std::string>{"must be one of fashion-mnist, digits, breast-cancer",
-                                        [](const std::string& v) {
-                                          const auto& n = data::dataset_names();
-                                          return std::find(n.begin(), n.end(), v) != n.end();
-                                        },
-                                        "fashion-mnist, digits, breast-cancer"},
-                      "tuning: the data set, from Debian's packages (dataset-fashion-mnist, "
-                      "python3-sklearn)"),
-                tuning_kinds),
-      for_kinds(value("samples", &SyntheticConfig::samples, at_least(0),
-                      "tuning: the data set's first this many samples (0: all)")
-                    .also([](const SyntheticConfig& o, const std::string& key, Context& c) {
-                      if (!o.is_tuning()) return;
-                      const auto& names = data::dataset_names();
-                      if (std::find(names.begin(), names.end(), o.dataset) == names.end()) return;
-                      const int all = data::dataset_shape(o.dataset).samples;
-                      const int used = o.samples == 0 ? all : std::min(o.samples, all);
-                      const int agents = c.root.world.agents;
-                      if (used < 4 * agents)
-                        fail(key, "gives " + std::to_string(used) + " samples of '" + o.dataset +
-                                      "' for world.agents = " + std::to_string(agents) +
-                                      ": every agent needs at least 4 (2 to train, 2 to validate)");
-                    }),
-                tuning_kinds),
-      for_kinds(value("label_skew", &SyntheticConfig::label_skew,
-                      Rule<double>{"must be a number > 0 (inf: proportional shares)",
-                                   [](double v) { return v > 0; }, "> 0, inf"},
-                      "tuning: Dirichlet alpha of each class's shares over the agents (small: "
-                      "few classes per agent)"),
-                tuning_kinds),
-      for_kinds(value("quantity_skew", &SyntheticConfig::quantity_skew, at_least(0.0),
-                      "tuning: sigma of the agents' lognormal size weights (0: none)"),
-                tuning_kinds),
-      for_kinds(value("positive_class", &SyntheticConfig::positive_class, at_least(0),
-                      "tuning, svm: the class scored against the rest")
-                    .also([](const SyntheticConfig& o, const std::string& key, Context&) {
-                      const auto& names = data::dataset_names();
-                      if (!o.is_tuning() || o.task != TuningSettings::Task::svm ||
-                          std::find(names.begin(), names.end(), o.dataset) == names.end())
-                        return;
-                      const int classes = data::dataset_shape(o.dataset).classes;
-                      if (o.positive_class >= classes)
-                        fail(key, "must be a class of '" + o.dataset + "' (0.." +
-                                      std::to_string(classes - 1) + "), got " +
-                                      std::to_string(o.positive_class));
-                    }),
-                tuning_kinds),
-      for_kinds(value("epochs", &SyntheticConfig::epochs,
-                      Rule<int>{"must be an integer in 1..10000",
-                                [](int v) { return v >= 1 && v <= 10000; }, "1..10000"},
-                      "tuning, logistic and mlp: passes over the training half"),
-                tuning_kinds),
-      for_kinds(value("cost_per_sample", &SyntheticConfig::cost_per_sample, at_least(0.0),
-                      "tuning: virtual seconds charged per training sample and epoch (0: the "
-                      "network's compute model)"),
-                tuning_kinds),
-  }};
+    };
+    for (auto& f : tuning_fields<SyntheticConfig>()) fields.push_back(for_kinds(f, tuning_kinds));
+    fields.push_back(
+        for_kinds(value("cost_per_sample", &SyntheticConfig::cost_per_sample, at_least(0.0),
+                        "tuning: virtual seconds charged per training sample and epoch (0: the "
+                        "network's compute model)"),
+                  tuning_kinds));
+    return Table<SyntheticConfig>{std::move(fields)};
+  }();
   return t;
 }
 
@@ -618,7 +627,7 @@ const Table<xarmed::ProblemConfig>& problem_table() {
   using xarmed::ProblemConfig;
   static const std::string noise_rule =
       "must be a finite number >= 0 (absent: the engine's default, 0.1 for garland and "
-      "double-sine, 0.01 for seir)";
+      "double-sine, 0.01 for seir, 0 for tuning)";
   static const Table<ProblemConfig> t = [] {
     Field<ProblemConfig> noise = value(
         "noise", &ProblemConfig::noise,
@@ -639,15 +648,49 @@ const Table<xarmed::ProblemConfig>& problem_table() {
       return "# noise: absent, the engine's default for " + name_of(p.objective) + " = " +
              toml_float(p.default_noise()) + "\n";
     };
-    return Table<ProblemConfig>{{
+    std::vector<Field<ProblemConfig>> fields{
         objective_kind<ProblemConfig, xarmed::ObjectiveKind, SyntheticConfig::Kind>(
             &ProblemConfig::objective,
             "garland, double-sine: client m's objective is the global one plus a constant from "
-            "N(0, offset_std^2); seir: client m is region m"),
+            "N(0, offset_std^2); seir: client m is region m; tuning: client m's validation "
+            "score on its shard of a real data set, the global objective their mean "
+            "(docs/real-data.md)"),
         value("offset_std", &ProblemConfig::offset_std, at_least(0.0),
-              "sd of the clients' constants (garland, double-sine)"),
+              "sd of the clients' constants (garland, double-sine)")
+            .when([](const ScenarioConfig& c) -> std::string {
+              const auto k = c.xarmed.fed_pne.problem.objective;
+              return k == xarmed::ObjectiveKind::tuning
+                         ? "used by world.objective.kind = garland, double-sine, not tuning"
+                         : "";
+            }),
         noise,
-    }};
+    };
+    // offset_std: not written for tuning, which does not read it.
+    fields[1].text = [text = fields[1].text](const ProblemConfig& p, Context& c) {
+      return p.is_tuning() ? std::string() : text(p, c);
+    };
+    // Inert unless the objective is tuning: a warning in a file, left out of the resolved
+    // config (so the other kinds resolve to the same text as before tuning existed).
+    const auto xarmed_tuning = [](Field<ProblemConfig> f) {
+      f.when([](const ScenarioConfig& c) -> std::string {
+        const auto k = c.xarmed.fed_pne.problem.objective;
+        return k == xarmed::ObjectiveKind::tuning
+                   ? ""
+                   : "used by world.objective.kind = tuning, not " + name_of(k);
+      });
+      f.text = [text = f.text](const ProblemConfig& p, Context& c) {
+        return p.is_tuning() ? text(p, c) : "";
+      };
+      return f;
+    };
+    for (auto& f : tuning_fields<ProblemConfig>()) fields.push_back(xarmed_tuning(f));
+    fields.push_back(xarmed_tuning(
+        value("seed", &ProblemConfig::objective_seed, any<std::uint64_t>(),
+              "tuning: seed of the data split and the training; 0: the run seed")
+            .noting([](const ProblemConfig& p, Context&) -> std::string {
+              return p.is_tuning() ? "  # 0: the run seed" : "";
+            })));
+    return Table<ProblemConfig>{std::move(fields)};
   }();
   return t;
 }

@@ -14,8 +14,9 @@ ObjectiveKind parse_objective_kind(const std::string& name) {
   if (name == "garland") return ObjectiveKind::garland;
   if (name == "double-sine") return ObjectiveKind::double_sine;
   if (name == "seir") return ObjectiveKind::seir;
+  if (name == "tuning") return ObjectiveKind::tuning;
   throw std::invalid_argument("unknown objective '" + name +
-                              "': allowed garland, double-sine, seir");
+                              "': allowed garland, double-sine, seir, tuning");
 }
 
 std::string to_string(ObjectiveKind kind) {
@@ -23,6 +24,7 @@ std::string to_string(ObjectiveKind kind) {
     case ObjectiveKind::garland: return "garland";
     case ObjectiveKind::double_sine: return "double-sine";
     case ObjectiveKind::seir: return "seir";
+    case ObjectiveKind::tuning: return "tuning";
   }
   return "?";
 }
@@ -33,7 +35,13 @@ OffsetObjective::OffsetObjective(std::shared_ptr<const Objective> base, double o
 }
 
 double ProblemConfig::default_noise() const {
-  return objective == ObjectiveKind::seir ? 0.01 : 0.1;
+  switch (objective) {
+    case ObjectiveKind::garland:
+    case ObjectiveKind::double_sine: return 0.1;
+    case ObjectiveKind::seir: return 0.01;
+    case ObjectiveKind::tuning: return 0.0;
+  }
+  throw std::logic_error("default_noise: not an ObjectiveKind value");
 }
 
 void ProblemConfig::validate() const {
@@ -41,10 +49,21 @@ void ProblemConfig::validate() const {
   if (!(std::isfinite(offset_std) && offset_std >= 0.0))
     throw std::invalid_argument("offset_std must be >= 0");
   if (!std::isfinite(noise)) throw std::invalid_argument("noise must be finite");
+  if (is_tuning()) {
+    if (samples < 0) throw std::invalid_argument("tuning: samples must be >= 0 (0: all)");
+    if (!(label_skew > 0)) throw std::invalid_argument("tuning: label_skew must be > 0");
+    if (!(std::isfinite(quantity_skew) && quantity_skew >= 0))
+      throw std::invalid_argument("tuning: quantity_skew must be >= 0");
+    if (positive_class < 0) throw std::invalid_argument("tuning: positive_class must be >= 0");
+    if (epochs < 1) throw std::invalid_argument("tuning: epochs must be >= 1");
+  }
 }
 
 FederatedProblem make_problem(const ProblemConfig& config) {
   config.validate();
+  if (config.is_tuning())
+    throw std::invalid_argument(
+        "make_problem: the tuning objective needs its data set (make_tuning_problem)");
   FederatedProblem p;
   p.domain = Box::unit(1);
   p.noise = config.effective_noise();

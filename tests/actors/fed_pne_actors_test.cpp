@@ -7,6 +7,8 @@
 #include <string>
 
 #include "actors/federation.hpp"
+#include "actors/world_objective.hpp"
+#include "scenarios/loader.hpp"
 #include "tests/test_files.hpp"
 
 namespace fs = std::filesystem;
@@ -192,4 +194,23 @@ TEST_CASE("Fed-PNE: a straggler presumed dead that reports late is sent the last
   const std::string events = slurp(lost / "events.jsonl");
   REQUIRE(events.find("\"reason\":\"partition\"") != std::string::npos);
   CHECK(last_pull_of_client0(lost).first == 3000);
+}
+
+TEST_CASE("Fed-PNE actors on the tuning problem reproduce the engine's loop; the scenario's "
+          "data set is loaded",
+          "[actors][xarmed][tuning]") {
+  const auto c = scenario::load_scenario_text(
+                     "name = \"t\"\nseed = 4\n[world]\nagents = 5\n[world.objective]\n"
+                     "kind = \"tuning\"\ntask = \"svm\"\ndataset = \"digits\"\n"
+                     "positive_class = 8\nlabel_skew = 5.0\n[algorithm]\nname = \"fed-pne\"\n"
+                     "budget = 400\n",
+                     "t.toml")
+                     .config;
+  const RunResult actors = run(c, "fedpne-tuning");
+  const xarmed::FedPneConfig fp = scenario::fed_pne_config(c);
+  const xarmed::FedPneResult loop = xarmed::run_fed_pne(fp, *make_xarmed_problem(fp.problem));
+  REQUIRE(actors.client_regret.size() == 5);
+  for (size_t m = 0; m < 5; ++m) CHECK(actors.client_regret[m] == loop.client_regret[m]);
+  CHECK(actors.average_cumulative_regret > 0.0);
+  CHECK(actors.average_cumulative_regret < 400.0);
 }

@@ -280,3 +280,61 @@ TEST_CASE("objective keys: kind tuning, its keys checked, inert elsewhere, writt
   CHECK_FALSE(has(to_toml(load_scenario_text(scenario_text("kind = \"perturbed\""), "o.toml").config),
                   "label_skew"));
 }
+
+TEST_CASE("objective keys: X-armed kind tuning (Fed-PNE, HCT), its keys checked, inert "
+          "elsewhere, written back",
+          "[scenario][objective][tuning][xarmed]") {
+  const auto xarmed = [](const std::string& objective, const std::string& algorithm = "fed-pne") {
+    return "name = \"x\"\nseed = 5\n[world]\nagents = 4\n[world.objective]\n" + objective +
+           "\n[algorithm]\nname = \"" + algorithm + "\"\nbudget = 100\n";
+  };
+  const auto error = [&](const std::string& objective) {
+    try {
+      load_scenario_text(xarmed(objective), "x.toml");
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string head = "kind = \"tuning\"\ntask = \"svm\"\ndataset = \"digits\"\n";
+  const auto loaded = load_scenario_text(xarmed(head + "positive_class = 3\nseed = 9"), "x.toml");
+  const auto& p = loaded.config.xarmed.fed_pne.problem;
+  CHECK(p.is_tuning());
+  CHECK(p.task == TuningSettings::Task::svm);
+  CHECK(p.dataset == "digits");
+  CHECK(p.positive_class == 3);
+  CHECK(p.objective_seed == 9);
+  CHECK(p.effective_noise() == 0.0);
+  CHECK(loaded.warnings.empty());
+  // The same rules as the FBO family's, named by key.
+  CHECK(has(error(head + "positive_class = 10"),
+            "key 'world.objective.positive_class': must be a class of 'digits' (0..9), got 10"));
+  CHECK(has(error(head + "samples = 15"),
+            "key 'world.objective.samples': gives 15 samples of 'digits' for world.agents = 4"));
+  CHECK(has(error(head + "epochs = 0"), "key 'world.objective.epochs'"));
+  CHECK(has(error("kind = \"tuning\"\ntask = \"cnn\""), "key 'world.objective.task'"));
+  // FBO-only keys are not X-armed ones.
+  CHECK(has(error(head + "cost_per_sample = 1.0"), "world.objective.cost_per_sample"));
+  // Inert keys: the tuning keys under garland, offset_std under tuning.
+  const auto warns = [&](const std::string& objective) {
+    std::string all;
+    for (const auto& w : load_scenario_text(xarmed(objective), "x.toml").warnings) all += w + "\n";
+    return all;
+  };
+  CHECK(has(warns("kind = \"garland\"\ntask = \"svm\""),
+            "'world.objective.task' has no effect: used by world.objective.kind = tuning, not "
+            "garland"));
+  CHECK(has(warns(head + "offset_std = 2.0"), "'world.objective.offset_std' has no effect"));
+  // Written back and read again to the same text; garland resolves as before tuning existed.
+  const std::string text = to_toml(loaded.config);
+  CHECK(has(text, "task = \"svm\"\n"));
+  CHECK(has(text, "seed = 9  # 0: the run seed\n"));
+  CHECK_FALSE(has(text, "offset_std"));
+  CHECK(to_toml(load_scenario_text(text, "x.toml").config) == text);
+  const std::string garland = to_toml(load_scenario_text(xarmed("kind = \"garland\""), "x.toml").config);
+  CHECK(has(garland, "offset_std = 1.0"));
+  CHECK_FALSE(has(garland, "dataset"));
+  CHECK_FALSE(has(garland, "run seed"));  // no comment of a key left out
+  // HCT reads the same table.
+  CHECK(load_scenario_text(xarmed(head, "hct"), "x.toml").config.xarmed.fed_pne.problem.is_tuning());
+}

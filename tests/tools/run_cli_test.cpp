@@ -63,6 +63,8 @@ const char* fbo_shrink = "--set world.agents=24 --set algorithm.iterations=10 --
 const char* tuning_shrink =
     " --set world.objective.samples=1500 --set world.objective.epochs=2"
     " --set algorithm.acquisition_candidates=200";
+/// X-armed tuning: fewer samples (a model is trained per client and node).
+const char* xarmed_tuning_shrink = " --set world.objective.samples=1500";
 /// The authors' local sampler refits and draws fresh features: fewer of both.
 const char* authors_shrink =
     " --set algorithm.local_refit_restarts=2 --set algorithm.local_features=30";
@@ -98,7 +100,8 @@ TEST_CASE("every shipped scenario runs and is deterministic across thread counts
       const fs::path dir = fresh_dir("run-" + stem + std::to_string(k));
       const auto r = run_fedsim("run " + (scenarios / name).string() + " " +
                                 (xarmed ? xarmed_shrink : fbo_shrink) +
-                                (is_tuning(name) ? tuning_shrink : "") +
+                                (is_tuning(name) ? (xarmed ? xarmed_tuning_shrink : tuning_shrink)
+                                                 : "") +
                                 (uses_authors_sampler(name) ? authors_shrink : "") + driver +
                                 " --threads " +
                                 (k == 0 ? "1" : "4") + " --out " + dir.string());

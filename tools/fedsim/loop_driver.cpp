@@ -118,7 +118,7 @@ DriverResult run_fbo_loop(const ScenarioConfig& config, const std::filesystem::p
 /// a phase row per completed phase.
 DriverResult run_fed_pne_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
   const xarmed::FedPneConfig fp = scenario::fed_pne_config(config);
-  const xarmed::FedPneResult r = xarmed::run_fed_pne(fp);
+  const xarmed::FedPneResult r = xarmed::run_fed_pne(fp, *actors::make_xarmed_problem(fp.problem));
   const int m_count = fp.problem.clients;
   actors::PullRows pulls(r.phases.size() * static_cast<std::size_t>(m_count) + 1,
                          actors::PullOrder{});
@@ -150,7 +150,8 @@ DriverResult run_fed_pne_loop(const ScenarioConfig& config, const std::filesyste
 
 /// xarmed::run_hct: one row per evaluation in the pull layout.
 DriverResult run_hct_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
-  const xarmed::HctResult r = xarmed::run_hct(scenario::hct_config(config));
+  const xarmed::HctRunConfig hc = scenario::hct_config(config);
+  const xarmed::HctResult r = xarmed::run_hct(hc, *actors::make_xarmed_problem(hc.problem));
   actors::PullRows pulls(r.regret_curve.size() + 1, actors::PullOrder{});
   for (std::size_t t = 0; t < r.regret_curve.size(); ++t) {
     const auto step = static_cast<std::int64_t>(t + 1);
