@@ -133,7 +133,7 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
                   caf::after(std::chrono::seconds(10)) >> [] {});
   };
   self->send(network, caf::put_atom::value, agents, server, recorder, accountant,
-             config.output.events);
+             config.output.logs_events(), config.output.logs_traffic());
   try {
     if (options.resume) restore_checkpoint(self, options, members);
   } catch (...) {
@@ -193,7 +193,7 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
   }
   if (failure.empty())
     self->request(recorder, caf::infinite, finish_atom::value, options.out_dir,
-                  config.output.events, static_cast<std::int32_t>(learners),
+                  config.output.logs_events(), static_cast<std::int32_t>(learners),
                   static_cast<std::int32_t>(iterations), static_cast<std::int32_t>(dim))
         .receive(
             [&](finish_summary& f) {

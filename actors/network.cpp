@@ -33,9 +33,11 @@ std::pair<const char*, std::int32_t> describe(const caf::message& m) {
   return {"other", -1};
 }
 
-void log(self_ptr self, const char* kind, const envelope& env, const std::string& reason = {}) {
+/// One event of the log: a fault, or (kinds "send" and "deliver", `traffic`) the traffic itself.
+void log(self_ptr self, const char* kind, const envelope& env, const std::string& reason = {},
+         bool traffic = false) {
   auto& s = self->state;
-  if (!s.wiring.log_events || !s.wiring.recorder) return;
+  if (!s.wiring.log_events || !s.wiring.recorder || (traffic && !s.wiring.log_traffic)) return;
   const auto [payload, round] = describe(env.payload);
   self->send(s.wiring.recorder, network_event{s.now, s.log_seq++, kind, env.from, env.to,
                                               payload, round, env.bytes, reason});
@@ -71,7 +73,7 @@ void process_send(self_ptr self, std::uint64_t counter, envelope env) {
   auto& s = self->state;
   ++s.totals.sent;
   s.totals.bytes += env.bytes;
-  log(self, "send", env);
+  log(self, "send", env, {}, true);
   const node_id sender = env.from;
   double departure = s.now + env.delay;
   if (env.from == env.to) {  // a timer; an agent's evaluations cost its compute time
@@ -209,7 +211,7 @@ void deliver(self_ptr self, PendingEvent ev) {
     return;
   }
   ++s.totals.delivered;
-  log(self, "deliver", ev.env);
+  log(self, "deliver", ev.env, {}, true);
   ++s.outstanding;
   if (s.plan.clock.wall) s.lateness.push_back(elapsed(s) - ev.time * s.plan.clock.time_scale);
   self->request(dest, caf::infinite, ev.env.payload + caf::make_message(virtual_time{s.now}))
@@ -343,12 +345,13 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
   }
   return {
       [self](caf::put_atom, std::vector<caf::actor>& agents, caf::actor& server,
-             caf::actor& recorder, caf::actor& accountant, bool log_events) {
+             caf::actor& recorder, caf::actor& accountant, bool log_events, bool log_traffic) {
         auto& w = self->state.wiring;
         w.agents = std::move(agents);
         w.server = std::move(server);
         w.recorder = std::move(recorder);
         w.log_events = log_events;
+        w.log_traffic = log_traffic;
         // Every member is watched: one that dies for any reason but the end of the run
         // ends the run (its exception handler has already named it in the reason).
         for (const auto& a : w.agents) self->monitor(a);

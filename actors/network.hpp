@@ -58,6 +58,7 @@ struct NetworkWiring {
   caf::actor server;
   caf::actor recorder;  ///< receives network_event when log_events
   bool log_events = true;
+  bool log_traffic = true;  ///< also sends and deliveries (output.events = "all")
 };
 
 /// One queued delivery. Ordered by (time, sender, sender's counter, copy).
@@ -126,7 +127,8 @@ struct NetworkState {
 };
 
 /// Spawned once per run. Protocol:
-///  - `(put_atom, agents, server, recorder, accountant, log_events)` from the federation: the
+///  - `(put_atom, agents, server, recorder, accountant, log_events, log_traffic)` from the
+///    federation (log_traffic: sends and deliveries are logged too, not only faults): the
 ///    wiring; every member is monitored, and one that fails ends the run with its error;
 ///  - `envelope` from any member: queued (timers are envelopes to oneself);
 ///  - `(run_atom)` from the federation: sends `kickoff` to the server and to every agent at

@@ -115,6 +115,12 @@ const NameTable<RunClockConfig::Time>& names(RunClockConfig::Time) {
   return t;
 }
 
+const NameTable<OutputConfig::EventLog>& names(OutputConfig::EventLog) {
+  using E = OutputConfig::EventLog;
+  static const NameTable<E> t = {{E::all, "all"}, {E::faults, "faults"}, {E::none, "none"}};
+  return t;
+}
+
 const NameTable<SyntheticConfig::Kind>& names(SyntheticConfig::Kind) {
   using K = SyntheticConfig::Kind;
   // The box kinds' names are make_test_function's (actors/world_objective.cpp passes them).

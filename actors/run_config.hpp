@@ -156,7 +156,14 @@ struct XarmedConfig {
 
 /// What a run writes besides the always-written files.
 struct OutputConfig {
-  bool events = true;  ///< events.jsonl (large for big runs)
+  /// What events.jsonl logs: all: every send, delivery and fault (large for big runs: a few
+  /// lines per agent and round); faults: drops, duplicates, corruptions, rejections, late
+  /// reports, lost and rejoined processes, not the traffic itself; none: no file.
+  enum class EventLog { all, faults, none };
+  EventLog events = EventLog::all;
+  bool logs_events() const { return events != EventLog::none; }
+  /// Whether sends and deliveries are logged (the bulk of the log).
+  bool logs_traffic() const { return events == EventLog::all; }
 };
 
 /// Which clock a run keeps ([run] in a scenario file; docs/wall-clock.md). Actors driver only.
@@ -208,6 +215,7 @@ const NameTable<Distribution::Kind>& names(Distribution::Kind);
 const NameTable<PolicyConfig::Kind>& names(PolicyConfig::Kind);
 const NameTable<PolicyConfig::Staleness>& names(PolicyConfig::Staleness);
 const NameTable<RunClockConfig::Time>& names(RunClockConfig::Time);
+const NameTable<OutputConfig::EventLog>& names(OutputConfig::EventLog);
 const NameTable<SyntheticConfig::Kind>& names(SyntheticConfig::Kind);
 const NameTable<SyntheticConfig::OnFailure>& names(SyntheticConfig::OnFailure);
 const NameTable<fbo::Algorithm>& names(fbo::Algorithm);

@@ -1252,8 +1252,20 @@ const Table<PrivacyConfig>& privacy_table() {
 }
 
 const Table<OutputConfig>& output_table() {
-  static const Table<OutputConfig> t{{value("events", &OutputConfig::events, any<bool>(),
-                                            "write events.jsonl, the per-event log")}};
+  static const Table<OutputConfig> t = [] {
+    using E = OutputConfig::EventLog;
+    Field<OutputConfig> events = value(
+        "events", &OutputConfig::events, one_of<E>(),
+        "events.jsonl, the per-event log: all (every send, delivery and fault), faults (drops, "
+        "duplicates, corruptions, rejections, late reports, lost processes; not the traffic), "
+        "none (no file); true and false are read as all and none");
+    events.read = [](const toml::node& n, OutputConfig& o, const std::string& key, Context&) {
+      if (const auto b = n.as_boolean()) o.events = b->get() ? E::all : E::none;
+      else o.events = Value<E>::read(n, key);
+    };
+    events.allowed += ", true, false";
+    return Table<OutputConfig>{{events}};
+  }();
   return t;
 }
 

@@ -22,6 +22,7 @@ from results.dp_fts_de import dp_fts_de_sections
 from results.fed_pne import fed_pne_sections
 from results.fts import fts_fig1_section
 from results.per_run_metrics import fed_pne_study_metrics, run_metrics, study_metrics
+from results.real_data import real_data_section, real_figures
 from results.performance import performance_section
 from results.remote_runs import distributed_section, wall_clock_section
 from results.straggler_study import study_section
@@ -52,8 +53,16 @@ def main():
                     help="--run-metrics: the first iteration of the late regret (default 0)")
     ap.add_argument("--fed-pne-study-metrics", nargs="+", metavar="CONDITION=SWEEP_DIR",
                     help="write per-run metrics of Fed-PNE study sweeps to --out and exit")
+    ap.add_argument("--real-figures", metavar="WORK_DIR",
+                    help="write the real-data part's curves and figures from its raw sweeps "
+                         "(tools/reproduce's out/reproduce/real) to --out and exit")
     ap.add_argument("--out")
     a = ap.parse_args()
+    if a.real_figures:
+        if not a.out:
+            ap.error("--real-figures needs --out")
+        real_figures(a.real_figures, a.out)
+        return
     if a.study_metrics or a.run_metrics or a.fed_pne_study_metrics:
         if not a.out:
             ap.error("--study-metrics, --run-metrics and --fed-pne-study-metrics need --out")
@@ -105,6 +114,7 @@ def main():
     fts_fig1_section(R, meta, w, cmds, img)
     dp_fts_de_sections(R, w, cmds, img)
     fed_pne_sections(R, w, cmds, img)
+    real = real_data_section(R, w, rel)
     studied = study_section(R, meta, w, cmds, img)
     performance_section(a.bench, w)
     accountants_section(a.bench_accountants, w)
@@ -115,10 +125,17 @@ def main():
     w("## Not yet reproduced (open)")
     w("")
     w("- FTS (Dai et al. 2020) figures 2-4 (real-world comparisons of FTS with TS, RGPE, TAF).")
-    w("- DP-FTS-DE appendix figure 6 (the trade-off in P), and the real-world experiments of "
-      "section 5.2 and appendix B.2 (figures 3, 8-11 and 12b).")
-    w("- Fed-PNE figure 2c-d (Landmine, COVID-19 vaccine dosage) and the real-data panels of figures 6 and 7; "
-      "DP-Fed-PNE's figures.")
+    if real:
+        w("- DP-FTS-DE appendix figure 6 (the trade-off in P) and appendix B.2's figures 8-11 "
+          "and 12b (figure 3 is above, on analogue data).")
+        w("- Fed-PNE figure 2d (COVID-19 vaccine dosage) and the real-data panels of figures 6 "
+          "and 7; DP-Fed-PNE's figures (figure 2c is above, on analogue data).")
+    else:
+        w("- DP-FTS-DE appendix figure 6 (the trade-off in P), and the real-world experiments of "
+          "section 5.2 and appendix B.2 (figures 3, 8-11 and 12b): `tools/reproduce --real-only` "
+          "runs figure 3's analogue.")
+        w("- Fed-PNE figure 2c-d (Landmine, COVID-19 vaccine dosage) and the real-data panels of "
+          "figures 6 and 7; DP-Fed-PNE's figures.")
     if studied:
         w("- The shipped straggler scenarios themselves (`scenarios/stragglers/*.toml`, "
           "`scenarios/async.toml`, N = 200, T = 40) and the X-armed one "

@@ -374,7 +374,7 @@ TEST_CASE("to_toml writes a config that loads back equal", "[scenario]") {
     p.staleness = PolicyConfig::Staleness::polynomial;
     p.staleness_exponent = 0.25;
     c.privacy = {"tight", 1e-5, 8.0};
-    c.output.events = false;
+    c.output.events = OutputConfig::EventLog::none;
     validate(c);
 
     const std::string text = to_toml(c);
@@ -727,7 +727,7 @@ TEST_CASE("to_toml writes an X-armed config that loads back equal", "[scenario]"
   c.policy.carry_late = true;
   c.world.network.link.compute = {Distribution::Kind::exponential, 0, 0, 0, 0.01};
   c.world.network.crashes = {{{1}, 0.0, 5.0, 9.0, false}};
-  c.output.events = false;
+  c.output.events = OutputConfig::EventLog::none;
   validate(c);
   CHECK(fed_pne_config(c).problem.clients == 7);
   CHECK(fed_pne_config(c).problem.seed == 77);

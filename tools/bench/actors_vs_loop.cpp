@@ -30,7 +30,7 @@ scenario::ScenarioConfig perfect(int agents, int iterations) {
   c.world.agents = agents;
   c.algorithm.algorithm = fbo::Algorithm::dp_fts_de;
   c.algorithm.iterations = iterations;
-  c.output.events = false;  // events.jsonl would dominate at scale
+  c.output.events = scenario::OutputConfig::EventLog::none;  // events.jsonl would dominate at scale
   scenario::validate(c);
   return c;
 }
