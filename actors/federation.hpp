@@ -122,6 +122,15 @@ std::shared_ptr<AgentShared> make_agent_shared(const scenario::ScenarioConfig& c
 /// federation.
 void add_fedsim_types(caf::actor_system_config& cfg);
 
+/// The scheduler fedsim's own actor systems use: `threads` workers (0: CAF's default, one per
+/// core) sharing one job queue (CAF's "sharing" policy) rather than stealing work (one worker
+/// keeps CAF's default, work stealing, which costs it less). A
+/// federation's work comes in waves (every agent of an instant, then the network alone), and
+/// with work stealing the idle worker spins and steals in between: at N = 10,000 two threads
+/// took 1.3x the wall time of one (and 2x its CPU time); with a shared queue they take 0.7x
+/// (tools/bench/actor_scaling.cpp; the closing note of issue 15).
+void configure_scheduler(caf::actor_system_config& cfg, int threads);
+
 /// Runs the federation described by `config` (already validated) in its own actor system with
 /// options.threads threads. Throws on a setup error, RunFailure (actors/failure.hpp), naming
 /// the actor, when a member of the federation failed during the run, and RunInterrupted

@@ -120,7 +120,7 @@ void host_agents(const HostOptions& options, int threads) {
   caf::actor_system_config cfg;
   add_fedsim_types(cfg);
   configure_network(cfg, options.tls);
-  if (threads > 0) cfg.set("scheduler.max-threads", threads);
+  configure_scheduler(cfg, threads);
   caf::actor_system system{cfg};
   host_agents(system, options);
 }

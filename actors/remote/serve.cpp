@@ -146,7 +146,7 @@ RunResult serve_federation(const scenario::ScenarioConfig& config, RunOptions op
   caf::actor_system_config cfg;
   add_fedsim_types(cfg);
   configure_network(cfg, serve.tls);
-  if (options.threads > 0) cfg.set("scheduler.max-threads", options.threads);
+  configure_scheduler(cfg, options.threads);
   caf::actor_system system{cfg};
   return serve_federation(system, config, std::move(options), serve);
 }

@@ -64,7 +64,7 @@ const char* tuning_shrink =
     " --set world.objective.samples=1500 --set world.objective.epochs=2"
     " --set algorithm.acquisition_candidates=200";
 /// X-armed tuning: fewer samples (a model is trained per client and node).
-const char* xarmed_tuning_shrink = " --set world.objective.samples=1500";
+const char* xarmed_tuning_shrink = " --set world.objective.samples=800";
 /// The authors' local sampler refits and draws fresh features: fewer of both.
 const char* authors_shrink =
     " --set algorithm.local_refit_restarts=2 --set algorithm.local_features=30";

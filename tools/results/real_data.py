@@ -364,7 +364,7 @@ def real_data_section(R, w, rel):
     w("How far apart the settings are, per task (the 12 settings of figure 3's analogue: "
       "TS, FTS, FTS-DE and the nine DP-FTS-DE points): " + "; ".join(
           f"{task}: best errors from {lo:.4f} to {hi:.4f} (a spread of {hi - lo:.4f}; median "
-          f"standard error {se:.4f})" for task, lo, hi, se in spreads) + ". "
+          f"standard error {'–' if math.isnan(se) else f'{se:.4f}'})" for task, lo, hi, se in spreads) + ". "
       "The paper finds that DP-FTS-DE \"significantly outperforms standard TS in all "
       "settings\" (section 5.2); on these analogues every setting ends within a few "
       "thousandths of the others after 60 iterations, which suggests the tasks saturate (60 "
