@@ -17,6 +17,7 @@ import json
 import os
 
 from results.accountants import accountants_section
+from results.actor_scaling import actor_scaling_section
 from results.common import code_block
 from results.dp_fts_de import dp_fts_de_sections
 from results.fed_pne import fed_pne_sections
@@ -40,6 +41,9 @@ def main():
     ap.add_argument("--bench-accountants", default="docs/bench-accountants.json",
                     help="the JSON of build/tools/bench_accountants --json for the Performance "
                          "section's accountants subsection")
+    ap.add_argument("--bench-actor-scaling", default="docs/bench-actor-scaling.json",
+                    help="the JSON of build/tools/bench_actor_scaling --json for the Performance "
+                         "section's scaling subsection")
     ap.add_argument("--bench-wall-clock", default="docs/bench-wall-clock.json",
                     help="the JSON of build/tools/bench_wall_clock_lateness --json for the "
                          "Performance section's wall-clock subsection")
@@ -117,6 +121,7 @@ def main():
     real = real_data_section(R, w, rel)
     studied = study_section(R, meta, w, cmds, img)
     performance_section(a.bench, w)
+    actor_scaling_section(a.bench_actor_scaling, w)
     accountants_section(a.bench_accountants, w)
     distributed_section(a.bench_distributed, w)
     wall_clock_section(a.bench_wall_clock, w)
