@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -47,4 +49,30 @@ TEST_CASE("fedsim run: a run that cannot complete warns, writes why and exits 3"
   CHECK(summary["reason"].get<std::string>().find("round 0 never closed") != std::string::npos);
   // The run's files are written all the same.
   CHECK(fs::exists(dir / "rounds.csv"));
+}
+
+TEST_CASE("fedsim run: a Fed-PNE run prints a progress line per phase (pulls of T per client)",
+          "[cli][run][xarmed]") {
+  const fs::path dir = fresh_dir("fed-pne-progress");
+  const auto r = run_fedsim("run " + (scenarios / "xarmed" / "garland.toml").string() +
+                            " --set world.agents=4 --set algorithm.budget=600 --out " +
+                            dir.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // stderr is not a terminal here: plain lines, one per closed phase, as phases.csv has them.
+  const std::string phases = slurp(dir / "phases.csv");
+  const auto closed = std::count(phases.begin(), phases.end(), '\n') - 1;
+  REQUIRE(closed >= 2);
+  long lines = 0;
+  std::istringstream in(r.output);
+  for (std::string line; std::getline(in, line);) lines += line.rfind("phase ", 0) == 0;
+  CHECK(lines == closed);
+  CHECK(r.output.find("phase 1  time ") != std::string::npos);
+  CHECK(r.output.find(" of 600 per client  clients alive 4") != std::string::npos);
+  // With --quiet: none.
+  const fs::path quiet = fresh_dir("fed-pne-progress-quiet");
+  const auto q = run_fedsim("run " + (scenarios / "xarmed" / "garland.toml").string() +
+                            " --set world.agents=4 --set algorithm.budget=600 --quiet --out " +
+                            quiet.string());
+  CHECK(q.output.find("phase 1") == std::string::npos);
 }

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 
 #include "actors/failure.hpp"
@@ -275,6 +276,21 @@ void run(RunCommandOptions& o) {
       if (!tty && r.round % every != 0) return;
       std::fprintf(stderr, "%sround %d  time %.3f  eps %.3f  agents alive %d  participants %d%s",
                    tty ? "\r" : "", r.round, r.time, r.epsilon, r.alive, r.participants,
+                   tty ? "   " : "\n");
+    };
+  // Fed-PNE: a line per phase closed (a phase's pulls are its nodes x pulls per node, per
+  // client; phases double in length, so there are few of them).
+  if (!o.quiet && config.xarmed.enabled && !config.xarmed.hct)
+    options.observer.phase = [tty, budget = config.xarmed.fed_pne.budget,
+                              pulls = std::make_shared<std::int64_t>(0)](
+                                 const actors::phase_event& p) {
+      *pulls += p.nodes * p.pulls_per_node;
+      std::fprintf(stderr,
+                   "%sphase %lld  time %.3f  depth %d  nodes %lld  survivors %lld  pulls %lld of "
+                   "%lld per client  clients alive %d%s",
+                   tty ? "\r" : "", static_cast<long long>(p.phase), p.time, p.depth,
+                   static_cast<long long>(p.nodes), static_cast<long long>(p.survivors),
+                   static_cast<long long>(*pulls), static_cast<long long>(budget), p.alive,
                    tty ? "   " : "\n");
     };
   // Actors runs take checkpoints on SIGINT/SIGTERM, and every --checkpoint-every rounds; in
