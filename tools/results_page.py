@@ -18,7 +18,7 @@ import os
 
 from results.accountants import accountants_section
 from results.actor_scaling import actor_scaling_section
-from results.common import code_block
+from results.common import code_block, read_commands
 from results.dp_fts_de import dp_fts_de_sections
 from results.fed_pne import fed_pne_sections
 from results.fts import fts_fig1_section
@@ -80,11 +80,7 @@ def main():
     R = a.results
     rel = os.path.relpath(R, os.path.dirname(os.path.abspath(a.page)) or ".")
     meta = json.load(open(os.path.join(R, "meta.json")))
-    commands = {}
-    with open(os.path.join(R, "commands.tsv")) as f:
-        for line in f:
-            key, cmd = line.rstrip("\n").split("\t", 1)
-            commands.setdefault(key, []).append(cmd)
+    commands = read_commands(os.path.join(R, "commands.tsv"))
 
     out = []
     w = out.append

@@ -11,6 +11,16 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+def read_commands(path):
+    """tools/reproduce's commands.tsv: {key: [command line, ...]} in the order they ran."""
+    commands = {}
+    with open(path) as f:
+        for line in f:
+            key, cmd = line.rstrip("\n").split("\t", 1)
+            commands.setdefault(key, []).append(cmd)
+    return commands
+
+
 def num(s):
     return float(s) if s not in (None, "") else float("nan")
 

@@ -18,7 +18,7 @@ import os
 
 import numpy as np
 
-from .common import code_block, mean_se, num, pm, read_csv, within_se
+from .common import code_block, mean_se, num, pm, read_commands, read_csv, within_se
 
 TASKS = [
     ("svm-detection", "SVM detection (the landmine analogue; 1 − AUC)", "3a, 3d"),
@@ -248,9 +248,7 @@ def real_data_section(R, w, rel):
     if not os.path.exists(os.path.join(D, "meta.json")):
         return False
     meta = json.load(open(os.path.join(D, "meta.json")))
-    commands = []
-    with open(os.path.join(D, "commands.tsv")) as f:
-        commands = [line.rstrip("\n").split("\t", 1)[1] for line in f if "\t" in line]
+    commands = [c for cs in read_commands(os.path.join(D, "commands.tsv")).values() for c in cs]
 
     def img(path, alt):
         if os.path.exists(os.path.join(D, path)):
