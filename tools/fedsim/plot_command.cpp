@@ -25,6 +25,9 @@ struct PlotOptions {
   std::vector<std::string> dirs;
   std::string out;
   std::vector<std::string> labels;
+  std::string format = "png";
+  bool log_y = false;
+  bool no_title = false;
 };
 
 /// The script: next to an installed binary (<prefix>/share/fedsim/plot/), else in the source
@@ -65,6 +68,8 @@ void plot(const PlotOptions& o) {
   if (!o.labels.empty() && o.labels.size() != o.dirs.size())
     throw UsageError("--label: given " + std::to_string(o.labels.size()) + " times for " +
                      std::to_string(o.dirs.size()) + " folders; give one per DIR, in order, or none");
+  if (o.format != "png" && o.format != "pdf" && o.format != "svg")
+    throw UsageError("--format " + scenario::quote(o.format) + ": not an image format; give png, pdf or svg");
   for (const auto& d : o.dirs) {
     if (!fs::is_directory(d)) throw UsageError("DIR '" + d + "': no such folder");
     const fs::path dir(d);
@@ -85,7 +90,9 @@ void plot(const PlotOptions& o) {
   // Debian's matplotlib.
   const char* python = std::getenv("FEDSIM_PYTHON");
   std::vector<std::string> args = {python && *python ? python : "/usr/bin/python3",
-                                   find_script().string(), "--out", out};
+                                   find_script().string(), "--out", out, "--format", o.format};
+  if (o.log_y) args.push_back("--log-y");
+  if (o.no_title) args.push_back("--no-title");
   for (const auto& l : o.labels) {
     args.push_back("--label");
     args.push_back(l);
@@ -109,8 +116,28 @@ void add_plot_command(CLI::App& app) {
   cmd->add_option("--out", o->out,
                   "folder for the images and plot_data.csv (default: DIR/plots for one DIR, "
                   "out/plots for several)");
-  cmd->add_option("--label", o->labels, "legend label of each DIR, in order (repeatable)")
+  cmd->add_option("--label", o->labels,
+                  "legend label of each DIR, in order (repeatable); a sweep's label comes before "
+                  "each grid point's values (\"fts-de, q = 0.25\"), \"\" leaves the values alone")
       ->allow_extra_args(false);  // one label per --label, so DIRs may follow
+  cmd->add_option("--format", o->format,
+                  "image format: png (default), pdf or svg; plot_data.csv and plots.json always");
+  cmd->add_flag("--log-y", o->log_y,
+                "regret figures (regret, regret_time, cumulative_regret, privacy_utility) on a "
+                "logarithmic y axis");
+  cmd->add_flag("--no-title", o->no_title,
+                "no title (by default the scenarios with their N and T, from summary.json)");
+  cmd->footer(
+      "Writes into --out, as FORMAT: regret, regret_time (not on a perfect network), "
+      "cumulative_regret (Fed-PNE, HCT), privacy_utility (private runs), alive (agents alive "
+      "over time; when the count changes), stragglers (late and dropped reports per round; "
+      "sync, deadline, quorum runs with any), too_stale (async runs: vectors dropped as too "
+      "stale), staleness (rounds late of late reports, from events.jsonl); a figure with "
+      "nothing to show is not drawn and says so on stderr. plot_data.csv holds every number "
+      "plotted (plot, label, x, y, se, n), plots.json what each figure shows (title, axes, "
+      "scale, legend and colours). Labels: grid keys by their value (algorithm.name, "
+      "policy.kind) or last part or symbol (world.agents N, algorithm.clip S, ...); a label "
+      "keeps its colour in every figure. Bands are +-1 standard error over seeds.");
   cmd->callback([o] { plot(*o); });
 }
 

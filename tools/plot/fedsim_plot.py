@@ -1,15 +1,30 @@
 #!/usr/bin/python3
 """fedsim plot: regret curves, privacy-utility and straggler views of fedsim run and sweep folders.
 
-Run by `fedsim plot DIR... [--out DIR] [--label L ...]` (tools/fedsim/plot_command.cpp) with
-Debian's /usr/bin/python3, or directly:
+Run by `fedsim plot DIR... [--out DIR] [--label L ...] [--format F] [--log-y] [--no-title]`
+(tools/fedsim/plot_command.cpp) with Debian's /usr/bin/python3, or directly:
 
-    /usr/bin/python3 tools/plot/fedsim_plot.py --out OUT [--label L ...] -- DIR...
+    /usr/bin/python3 tools/plot/fedsim_plot.py --out OUT [options] -- DIR...
 
-A DIR is a run folder (observations.csv, summary.json, rounds.csv, events.jsonl from
-`fedsim run`) or a sweep folder (sweep_runs.csv from `fedsim sweep`, whose columns before `seed`
-are the grid keys; every grid point is one curve, averaged over its seeds). Writes into OUT,
-each as .png and .svg:
+A DIR is a run folder (observations.csv, summary.json, rounds.csv or phases.csv, events.jsonl
+from `fedsim run`) or a sweep folder (sweep_runs.csv from `fedsim sweep`, whose columns before
+`seed` are the grid keys; every grid point is one curve, averaged over its seeds).
+
+Labels: a grid point is named by its values, the algorithm's name (algorithm.name) and the
+round policy (policy.kind) alone and first, the other keys by their last part or their symbol
+in the papers (world.agents N, algorithm.iterations and algorithm.budget T, algorithm.clip S,
+algorithm.subregions P, algorithm.features M, algorithm.dp_epsilon ε): `algorithm.q=0.25
+algorithm.name=fts-de` is "fts-de, q = 0.25". A --label of a sweep comes before its points'
+names ("", the empty label, leaves them alone); a --label of a run folder is its name; without
+--label a run folder is named by its path, and with several DIRs a sweep's points are preceded
+by its path. Each label keeps one colour in every figure of an invocation.
+
+The title names the scenarios with their N (agents, or Fed-PNE's clients) and T (iterations,
+or pulls per client) from summary.json, e.g. "dp-fts-de-fig2 (N = 200, T = 40)"; --no-title
+leaves it out. --log-y draws the regret figures (regret, regret_time, cumulative_regret,
+privacy_utility) on a logarithmic y axis. A legend of up to four labels sits inside the axes,
+a longer one below them. Bands and error bars are ±1 standard error. Writes into OUT, each as
+FORMAT (png, pdf or svg; png by default):
 
   regret             mean simple regret vs iteration: per run the mean over agents (the curve of
                      summary.json, each agent's regret carried over iterations it did not run),
@@ -28,15 +43,29 @@ each as .png and .svg:
                      thinned to 1000 evenly spaced steps, the last one included
   privacy_utility    eps vs final regret (summary.json), one point per run folder or grid point
                      (means over seeds, +-1 standard error bars of the regret); private runs only
-  stragglers         late and dropped reports per round (rounds.csv), mean over a label's runs
+  alive              agents alive (rounds.csv's, or Fed-PNE's phases.csv's, alive column: the
+                     agents the server still expects reports from) against virtual time, on 200
+                     evenly spaced times like regret_time (a run counts from its first round and
+                     keeps its last value after its end), or against the round when no virtual
+                     time passed; not drawn when no run's count changes
+  stragglers         late and dropped reports per round (rounds.csv), mean over a label's runs;
+                     runs under the sync, deadline or quorum policy; not drawn when every count
+                     is 0 (a perfect network)
+  too_stale          async runs (summary.json's policy): the vectors dropped at each aggregation
+                     for being more than policy.max_staleness rounds old (rounds.csv's dropped
+                     column: async drops nothing else), mean over a label's runs; not drawn when
+                     none was dropped. The outputs do not record the staleness of the vectors
+                     that were aggregated
   staleness          histogram of how many rounds late each late report was, mean count per run:
                      a "late" event of events.jsonl carries the report's round; the server's
                      round at that moment is the number of rounds in rounds.csv that closed at or
                      before the event's time, so staleness = that number - the report's round
-                     (at least 1: the report missed its own round)
+                     (at least 1: the report missed its own round); not drawn without late events
 
 and plot_data.csv: every number plotted, one row per point (plot, label, x, y, se, n; se is empty
-where fewer than two values were averaged, n is how many runs, or clients, went into the point).
+where fewer than two values were averaged, n is how many runs, or clients, went into the point;
+plot is a figure's name, or late / dropped for the two panels of stragglers), and plots.json:
+what each figure shows (its file, title, axis labels, y scale, legend labels and their colours).
 Exit codes: 0 done, 2 a folder that is neither kind, 3 matplotlib or numpy missing.
 """
 import argparse
@@ -52,6 +81,7 @@ try:
     import matplotlib
 
     matplotlib.use("Agg")  # files only; no display needed
+    import matplotlib.colors
     import matplotlib.pyplot as plt
     import matplotlib.ticker
 except ImportError as e:
@@ -62,10 +92,16 @@ except ImportError as e:
 
 from regret_timeline import regret_over_time  # noqa: E402  (shared with tools/results/per_run_metrics.py)
 
+FORMATS = ("png", "pdf", "svg")
+
 
 def fail(message):
     print(f"fedsim plot: error: {message}", file=sys.stderr)
     sys.exit(2)
+
+
+def note(message):
+    print(f"fedsim plot: {message}", file=sys.stderr)
 
 
 def read_csv(path):
@@ -149,29 +185,44 @@ class Run:
 
     def __init__(self, folder):
         self.folder = folder
-        self.summary = read_summary(folder)
+        self.summary = read_summary(folder) or {}
         rows = read_csv(os.path.join(folder, "observations.csv"))
         header = rows[0].keys() if rows else []
         self.pne = "cumulative_regret" in header and "client" in header
         if self.pne:
             self.steps, self.client_regret = pne_curves(rows)
         else:
-            curve = fbo_curve(rows, self.summary) if rows else None
+            curve = fbo_curve(rows, self.summary or None) if rows else None
             self.curve = curve if curve is not None else np.array([])
             self.timeline = regret_over_time(rows)
         path = os.path.join(folder, "rounds.csv")
         self.rounds = read_csv(path) if os.path.exists(path) else None
         self.staleness = staleness_of(folder, self.rounds) if self.rounds is not None else None
+        # Agents alive per round (FBO) or per phase (Fed-PNE), with the time it closed.
+        phases = os.path.join(folder, "phases.csv")
+        table = self.rounds if self.rounds is not None else (
+            read_csv(phases) if os.path.exists(phases) else [])
+        self.alive = (np.array([float(r["time"]) for r in table]),
+                      np.array([float(r["alive"]) for r in table]))
+        self.is_async = self.summary.get("policy") == "async"
 
     def epsilon(self):
-        return self.summary.get("epsilon") if self.summary else None
+        return self.summary.get("epsilon")
 
     def final_regret(self):
-        if self.summary and "mean_final_simple_regret" in self.summary:
+        if self.summary.get("mean_final_simple_regret") is not None:
             return self.summary["mean_final_simple_regret"]
         if self.pne:
             return float(np.nanmean(self.client_regret[:, -1]))
         return float(self.curve[-1])
+
+    def scenario(self):
+        """(name, N, T) from summary.json; None without one."""
+        s = self.summary
+        if "scenario" not in s:
+            return None
+        return (s["scenario"], s.get("agents", s.get("clients")),
+                s.get("iterations", s.get("budget")))
 
 
 def mean_se(matrix):
@@ -195,6 +246,36 @@ def stack(arrays):
     return m
 
 
+def on_time_grid(steps, points=200):
+    """Step functions (times, values), one per run, averaged on `points` evenly spaced times
+    from 0 to the last time of any: a run counts from its first time and keeps its last value
+    after its end. (x, mean, se, n) where at least one run counts."""
+    grid = np.linspace(0.0, max(t[-1] for t, _ in steps if len(t)), points)
+    values = []
+    for times, v in steps:
+        k = np.searchsorted(times, grid, side="right") - 1
+        values.append(np.where(k >= 0, v[np.maximum(k, 0)], np.nan) if len(times)
+                      else np.full(points, np.nan))
+    y, se, n = mean_se(np.array(values))
+    ok = n > 0
+    return grid[ok], y[ok], se[ok], n[ok]
+
+
+# Grid keys shown by a symbol of the papers; algorithm.name and policy.kind by their value alone.
+SYMBOLS = {"world.agents": "N", "algorithm.iterations": "T", "algorithm.budget": "T",
+           "algorithm.clip": "S", "algorithm.subregions": "P", "algorithm.features": "M",
+           "algorithm.dp_epsilon": "ε"}
+BARE = ("algorithm.name", "policy.kind")
+
+
+def humanize(keys, values):
+    """A grid point's name: "fts-de, q = 0.25" for algorithm.q=0.25 algorithm.name=fts-de."""
+    bare = [v for k, v in zip(keys, values) if k in BARE]
+    rest = [f"{SYMBOLS.get(k, k.rsplit('.', 1)[-1])} = {v}"
+            for k, v in zip(keys, values) if k not in BARE]
+    return ", ".join(bare + rest)
+
+
 def load_groups(dirs, labels):
     """(label, [Run]) per run folder or grid point, in the order given."""
     groups = []
@@ -211,10 +292,9 @@ def load_groups(dirs, labels):
             folder_col = header.index("folder")
             points = {}
             for r in rows:
-                grid = " ".join(f"{key}={v}" for key, v in zip(keys, r))
-                points.setdefault(grid, []).append(Run(os.path.join(d, r[folder_col])))
-            for grid, runs in points.items():
-                groups.append(((prefix + " " + grid).strip() or d, runs))
+                name = ", ".join(p for p in (prefix, humanize(keys, r)) if p)
+                points.setdefault(name or d, []).append(Run(os.path.join(d, r[folder_col])))
+            groups.extend(points.items())
         elif os.path.exists(os.path.join(d, "observations.csv")):
             groups.append((given if given is not None else d.rstrip("/") or d, [Run(d)]))
         else:
@@ -228,6 +308,34 @@ def load_groups(dirs, labels):
     return unique
 
 
+def values_text(values):
+    values = sorted(set(values))
+    return (f" = {values[0]}" if len(values) == 1
+            else " ∈ {" + ", ".join(str(v) for v in values) + "}")
+
+
+def title_of(groups):
+    """The scenarios with their N and T, in the order met: "dp-fts-de-fig2 (N = 200, T = 40)";
+    several on one line separated by "; ", or on one line each when that is long."""
+    found = {}
+    for _, runs in groups:
+        for r in runs:
+            s = r.scenario()
+            if s:
+                ns, ts = found.setdefault(s[0], (set(), set()))
+                if s[1] is not None:
+                    ns.add(s[1])
+                if s[2] is not None:
+                    ts.add(s[2])
+    parts = []
+    for name, (ns, ts) in found.items():
+        nt = ", ".join(p for p in ((f"N{values_text(ns)}" if ns else ""),
+                                   (f"T{values_text(ts)}" if ts else "")) if p)
+        parts.append(f"{name} ({nt})" if nt else name)
+    line = "; ".join(parts)
+    return line if len(line) <= 70 else "\n".join(parts)  # one line each when long
+
+
 def fmt(v):
     if isinstance(v, (int, np.integer)):
         return str(int(v))
@@ -236,108 +344,126 @@ def fmt(v):
 
 
 class Figures:
-    """Saves each figure as PNG and SVG, and collects the numbers plotted."""
+    """Saves each figure in the chosen format, and collects the numbers plotted and what each
+    figure shows (plots.json)."""
 
-    def __init__(self, out):
-        self.out = out
+    def __init__(self, out, fmt_, log_y, title, labels):
+        self.out, self.format, self.log_y, self.title = out, fmt_, log_y, title
+        palette = plt.get_cmap("tab10" if len(labels) <= 10 else "tab20").colors
+        self.colors = {label: matplotlib.colors.to_hex(palette[k % len(palette)])
+                       for k, label in enumerate(labels)}
         self.data = []
-        self.written = []
+        self.shown = []
 
     def record(self, plot, label, xs, ys, ses, ns):
         for x, y, se, n in zip(xs, ys, ses, ns):
             self.data.append((plot, label, x, y, se, n))
 
-    def save(self, fig, name):
-        fig.tight_layout()
-        # bbox_inches="tight" keeps a legend placed outside the axes inside the image.
-        fig.savefig(os.path.join(self.out, name + ".png"), dpi=120, bbox_inches="tight",
-                    metadata={"Software": None})
-        fig.savefig(os.path.join(self.out, name + ".svg"), bbox_inches="tight",
-                    metadata={"Date": None})
-        plt.close(fig)
-        self.written.append(name)
+    def new(self, rows=1, height=4.5):
+        fig, axes = plt.subplots(rows, 1, figsize=(7, height), sharex=True, squeeze=False)
+        return fig, list(axes[:, 0])
 
-    def write_data(self):
+    def save(self, fig, axes, name, xlabel, ylabels, labels, log_y=False):
+        """Labels the axes, titles the figure, adds the legend of `labels` and saves
+        name.FORMAT."""
+        for ax, ylabel in zip(axes, ylabels):
+            ax.set_ylabel(ylabel)
+            if log_y:
+                ax.set_yscale("log")
+        axes[-1].set_xlabel(xlabel)
+        if self.title:
+            axes[0].set_title(self.title)
+        legend(fig, axes, labels)
+        fig.tight_layout()
+        path = os.path.join(self.out, f"{name}.{self.format}")
+        meta = {"png": {"Software": None}, "pdf": {"CreationDate": None},
+                "svg": {"Date": None}}[self.format]
+        fig.savefig(path, dpi=150, bbox_inches="tight", metadata=meta)
+        plt.close(fig)
+        self.shown.append({"name": name, "file": os.path.basename(path), "title": self.title,
+                           "xlabel": xlabel, "ylabels": list(ylabels),
+                           "yscale": "log" if log_y else "linear",
+                           "legend": [[shown, self.colors[label]] for label, shown in labels]})
+
+    def write(self):
         with open(os.path.join(self.out, "plot_data.csv"), "w", newline="") as f:
             w = csv.writer(f, lineterminator="\n")  # like every other CSV of fedsim
             w.writerow(["plot", "label", "x", "y", "se", "n"])
             for plot, label, x, y, se, n in self.data:
                 w.writerow([plot, label, fmt(x), fmt(y), fmt(se), fmt(n)])
+        with open(os.path.join(self.out, "plots.json"), "w") as f:
+            json.dump({"format": self.format, "log_y": self.log_y, "title": self.title,
+                       "figures": self.shown}, f, indent=1, ensure_ascii=False)
+            f.write("\n")
 
 
-def legend(ax):
-    """Inside the axes for a few labels; to the right of them for more, so no data is hidden."""
-    if len(ax.get_legend_handles_labels()[1]) <= 3:
-        ax.legend(fontsize="small")
-    else:
-        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0))
+INSIDE = 4  # at most this many legend entries inside the axes; more go below them
+
+
+def legend(fig, axes, labels):
+    """Inside the first axes for a few labels; below the last one, in columns, for more, so the
+    axes keep the figure's width."""
+    handles, names = axes[0].get_legend_handles_labels()
+    if not names:
+        return
+    if len(names) <= INSIDE:
+        axes[0].legend(fontsize="small")
+        return
+    fig.tight_layout()
+    box = axes[-1].get_tightbbox(fig.canvas.get_renderer()).transformed(
+        fig.transFigure.inverted())
+    centre = (axes[-1].get_position().x0 + axes[-1].get_position().x1) / 2
+    columns = 2 if max(len(n) for n in names) > 24 else 3
+    fig.legend(handles, names, loc="upper center", bbox_to_anchor=(centre, box.y0),
+               bbox_transform=fig.transFigure, ncol=columns, fontsize="small", frameon=False)
 
 
 def integer_ticks(ax):
     ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
 
 
-def finish(figs, fig, ax, name, xlabel, ylabel, title):
-    """Labels one-axes figure, adds its legend and saves it as name.png and name.svg."""
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    legend(ax)
-    figs.save(fig, name)
-
-
-def band(ax, x, y, se, label):
+def band(ax, x, y, se, label, color):
     # Markers show where the data are; a dense curve (HCT's every step) is drawn as a line.
-    line, = ax.plot(x, y, marker="o" if len(x) <= 100 else None, markersize=3, label=label)
+    ax.plot(x, y, marker="o" if len(x) <= 100 else None, markersize=3, label=label, color=color)
     ok = ~np.isnan(se)
     if ok.any():
-        ax.fill_between(x[ok], (y - se)[ok], (y + se)[ok], color=line.get_color(), alpha=0.2,
-                        linewidth=0)
+        ax.fill_between(x[ok], (y - se)[ok], (y + se)[ok], color=color, alpha=0.2, linewidth=0)
 
 
 def plot_regret(figs, groups):
     groups = [(l, rs) for l, rs in groups if not rs[0].pne]
     if not groups:
         return
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, (ax,) = figs.new()
+    labels = []
     for label, runs in groups:
         y, se, n = mean_se(stack([r.curve for r in runs]))
         x = np.arange(len(y))
         eps = [r.epsilon() for r in runs]
         # Private curves carry their privacy loss in the legend (plot_data.csv keeps the label).
         shown = label if any(e is None for e in eps) else f"{label} (ε = {np.mean(eps):.2f})"
-        band(ax, x, y, se, shown)
+        band(ax, x, y, se, shown, figs.colors[label])
+        labels.append((label, shown))
         figs.record("regret", label, x, y, se, n)
     integer_ticks(ax)
-    finish(figs, fig, ax, "regret", "iteration", "simple regret (mean over agents)",
-           "Simple regret, mean over seeds ± 1 standard error")
+    figs.save(fig, [ax], "regret", "iteration", ["simple regret (mean over agents)"], labels,
+              figs.log_y)
 
 
-def plot_regret_time(figs, groups, points=200):
-    """Mean simple regret vs virtual time, on `points` evenly spaced times from 0 to the
-    label's last observation; a run contributes from the time all its agents have observed,
-    and keeps its final value after its end."""
+def plot_regret_time(figs, groups):
+    """Mean simple regret vs virtual time (see on_time_grid)."""
     groups = [(l, rs) for l, rs in groups if not rs[0].pne and any(
         len(r.timeline[0]) and r.timeline[0][-1] > 0 for r in rs)]
     if not groups:
-        print("fedsim plot: no virtual time passed (a perfect network): regret_time not drawn",
-              file=sys.stderr)
+        note("no virtual time passed (a perfect network): regret_time not drawn")
         return
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, (ax,) = figs.new()
     for label, runs in groups:
-        grid = np.linspace(0.0, max(r.timeline[0][-1] for r in runs if len(r.timeline[0])), points)
-        values = []
-        for r in runs:
-            times, means = r.timeline
-            k = np.searchsorted(times, grid, side="right") - 1
-            values.append(np.where(k >= 0, means[np.maximum(k, 0)], np.nan) if len(times)
-                          else np.full(points, np.nan))
-        y, se, n = mean_se(np.array(values))
-        ok = n > 0
-        band(ax, grid[ok], y[ok], se[ok], label)
-        figs.record("regret_time", label, grid[ok], y[ok], se[ok], n[ok])
-    finish(figs, fig, ax, "regret_time", "virtual time (s)", "simple regret (mean over agents)",
-           "Simple regret against virtual time, mean over seeds ± 1 standard error")
+        x, y, se, n = on_time_grid([r.timeline for r in runs])
+        band(ax, x, y, se, label, figs.colors[label])
+        figs.record("regret_time", label, x, y, se, n)
+    figs.save(fig, [ax], "regret_time", "virtual time (s)", ["simple regret (mean over agents)"],
+              [(l, l) for l, _ in groups], figs.log_y)
 
 
 MAX_CURVE_POINTS = 1000
@@ -355,7 +481,7 @@ def plot_cumulative(figs, groups):
     groups = [(l, rs) for l, rs in groups if rs[0].pne]
     if not groups:
         return
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, (ax,) = figs.new()
     for label, runs in groups:
         if len(runs) == 1:
             x = runs[0].steps
@@ -365,11 +491,11 @@ def plot_cumulative(figs, groups):
             y, se, n = mean_se(stack(per_run))
             x = max((r.steps for r in runs), key=len)[: len(y)]
         x, y, se, n = thinned(np.asarray(x), y, se, n)
-        band(ax, x, y, se, label)
+        band(ax, x, y, se, label, figs.colors[label])
         figs.record("cumulative_regret", label, x, y, se, n)
     integer_ticks(ax)
-    finish(figs, fig, ax, "cumulative_regret", "step", "cumulative regret (mean over clients)",
-           "Fed-PNE cumulative regret ± 1 standard error")
+    figs.save(fig, [ax], "cumulative_regret", "step (pulls per client)",
+              ["cumulative regret (mean over clients)"], [(l, l) for l, _ in groups], figs.log_y)
 
 
 def plot_privacy(figs, groups):
@@ -381,68 +507,105 @@ def plot_privacy(figs, groups):
         regret_mean, regret_se, n = mean_se(np.array([[r.final_regret() for r in runs]]).T)
         points.append((label, float(np.mean(eps)), regret_mean[0], regret_se[0], n[0]))
     if not points:
-        print("fedsim plot: no private runs (no eps): privacy_utility not drawn", file=sys.stderr)
+        note("no private runs (no eps): privacy_utility not drawn")
         return
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, (ax,) = figs.new()
     for label, eps, y, se, n in points:
         ax.errorbar([eps], [y], yerr=None if math.isnan(se) else [se], fmt="o", capsize=3,
-                    label=label)
+                    label=label, color=figs.colors[label])
         figs.record("privacy_utility", label, [eps], [y], [se], [n])
-    finish(figs, fig, ax, "privacy_utility", "ε (privacy loss)", "final simple regret",
-           "Privacy-utility trade-off")
+    figs.save(fig, [ax], "privacy_utility", "ε (privacy loss)", ["final simple regret"],
+              [(p[0], p[0]) for p in points], figs.log_y)
+
+
+def plot_alive(figs, groups):
+    groups = [(l, [r for r in rs if len(r.alive[0])]) for l, rs in groups]
+    groups = [(l, rs) for l, rs in groups if rs]
+    if not any(r.alive[1].min() != r.alive[1].max() for _, rs in groups for r in rs):
+        note("no run's count of agents alive changed: alive not drawn")
+        return
+    timed = any(r.alive[0][-1] > 0 for _, rs in groups for r in rs)
+    fig, (ax,) = figs.new()
+    for label, runs in groups:
+        if timed:
+            x, y, se, n = on_time_grid([r.alive for r in runs])
+        else:
+            y, se, n = mean_se(stack([r.alive[1] for r in runs]))
+            x = np.arange(len(y))
+        band(ax, x, y, se, label, figs.colors[label])
+        figs.record("alive", label, x, y, se, n)
+    if not timed:
+        integer_ticks(ax)
+    figs.save(fig, [ax], "alive", "virtual time (s)" if timed else "round",
+              ["agents alive"], [(l, l) for l, _ in groups])
+
+
+def per_round(figs, ax, plot, groups, column):
+    """A rounds.csv column per round, mean over each label's runs."""
+    for label, runs in groups:
+        y, se, n = mean_se(stack([[float(r[column]) for r in run.rounds] for run in runs]))
+        x = np.arange(len(y))
+        band(ax, x, y, se, label, figs.colors[label])
+        figs.record(plot, label, x, y, se, n)
+
+
+def with_rounds(groups, keep):
+    """The labels' runs with a rounds.csv that `keep` accepts; labels left with none dropped."""
+    groups = [(l, [r for r in rs if r.rounds and keep(r)]) for l, rs in groups]
+    return [(l, rs) for l, rs in groups if rs]
+
+
+def any_nonzero(groups, columns):
+    return any(float(row[c]) != 0 for _, rs in groups for r in rs for row in r.rounds
+               for c in columns)
 
 
 def plot_stragglers(figs, groups):
-    groups = [(l, [r for r in rs if r.rounds]) for l, rs in groups]
-    groups = [(l, rs) for l, rs in groups if rs]
-    if not groups:
-        print("fedsim plot: no rounds.csv with rounds: stragglers not drawn", file=sys.stderr)
+    groups = with_rounds(groups, lambda r: not r.is_async)
+    if not any_nonzero(groups, ("late", "dropped")):
+        note("no late or dropped reports in rounds.csv: stragglers not drawn")
         return
-    fig, axes = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    fig, axes = figs.new(2, 6)
     for column, ax in zip(("late", "dropped"), axes):
-        for label, runs in groups:
-            y, se, n = mean_se(stack([[float(r[column]) for r in run.rounds] for run in runs]))
-            x = np.arange(len(y))
-            band(ax, x, y, se, label)
-            figs.record(column, label, x, y, se, n)
-        ax.set_ylabel(f"{column} reports per round")
-    axes[0].set_title("Stragglers: mean over seeds ± 1 standard error")
-    legend(axes[0])
+        per_round(figs, ax, column, groups, column)
     integer_ticks(axes[1])
-    axes[1].set_xlabel("round")
-    figs.save(fig, "stragglers")
+    figs.save(fig, axes, "stragglers", "round",
+              ["late reports per round", "dropped reports per round"],
+              [(l, l) for l, _ in groups])
+
+
+def plot_too_stale(figs, groups):
+    groups = with_rounds(groups, lambda r: r.is_async)
+    if not any_nonzero(groups, ("dropped",)):
+        note("no async run dropped a vector as too stale: too_stale not drawn")
+        return
+    fig, (ax,) = figs.new()
+    per_round(figs, ax, "too_stale", groups, "dropped")
+    integer_ticks(ax)
+    figs.save(fig, [ax], "too_stale", "aggregation",
+              ["vectors dropped, > max_staleness rounds old"], [(l, l) for l, _ in groups])
 
 
 def plot_staleness(figs, groups):
-    groups = [(l, [r for r in rs if r.staleness is not None]) for l, rs in groups]
+    groups = [(l, [r for r in rs if r.staleness]) for l, rs in groups]
     groups = [(l, rs) for l, rs in groups if rs]
     if not groups:
-        print("fedsim plot: no events.jsonl: staleness not drawn", file=sys.stderr)
+        note("no late reports in events.jsonl (or no events.jsonl): staleness not drawn")
         return
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    fig, (ax,) = figs.new()
     width = 0.8 / len(groups)
-    any_late = False
     for k, (label, runs) in enumerate(groups):
-        top = max((max(r.staleness, default=0) for r in runs), default=0)
-        if top == 0:
-            continue
-        any_late = True
+        top = max(max(r.staleness) for r in runs)
         counts = np.array([[r.staleness.count(s) for s in range(1, top + 1)] for r in runs],
                           dtype=float)
         y, se, n = mean_se(counts)
         x = np.arange(1, top + 1)
-        ax.bar(x - 0.4 + width * (k + 0.5), y, width=width,
+        ax.bar(x - 0.4 + width * (k + 0.5), y, width=width, color=figs.colors[label],
                yerr=np.where(np.isnan(se), 0.0, se), capsize=2, label=label)
         figs.record("staleness", label, x, y, se, n)
     integer_ticks(ax)
-    if any_late:
-        legend(ax)
-    else:
-        ax.text(0.5, 0.5, "no late reports", ha="center", va="center", transform=ax.transAxes)
-    ax.set_xlabel("rounds late")
-    ax.set_ylabel("late reports per run")
-    ax.set_title("Staleness of late reports")
-    figs.save(fig, "staleness")
+    figs.save(fig, [ax], "staleness", "rounds late", ["late reports per run"],
+              [(l, l) for l, _ in groups])
 
 
 def main():
@@ -450,21 +613,23 @@ def main():
     parser.add_argument("dirs", nargs="+", help="run or sweep folders")
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--label", action="append", default=[], help="legend label per DIR")
+    parser.add_argument("--format", default="png", choices=FORMATS, help="image format")
+    parser.add_argument("--log-y", action="store_true", help="regret on a log scale")
+    parser.add_argument("--no-title", action="store_true", help="no titles")
     a = parser.parse_args()
     if a.label and len(a.label) != len(a.dirs):
         fail(f"--label: given {len(a.label)} times for {len(a.dirs)} folders")
     plt.rcParams["svg.hashsalt"] = "fedsim"  # the same SVG for the same data
     groups = load_groups(a.dirs, a.label)
     os.makedirs(a.out, exist_ok=True)
-    figs = Figures(a.out)
-    plot_regret(figs, groups)
-    plot_regret_time(figs, groups)
-    plot_cumulative(figs, groups)
-    plot_privacy(figs, groups)
-    plot_stragglers(figs, groups)
-    plot_staleness(figs, groups)
-    figs.write_data()
-    print(f"plot: {', '.join(figs.written)} (.png, .svg) and plot_data.csv -> {a.out}")
+    figs = Figures(a.out, a.format, a.log_y, "" if a.no_title else title_of(groups),
+                   [l for l, _ in groups])
+    for draw in (plot_regret, plot_regret_time, plot_cumulative, plot_privacy, plot_alive,
+                 plot_stragglers, plot_too_stale, plot_staleness):
+        draw(figs, groups)
+    figs.write()
+    print(f"plot: {', '.join(f['name'] for f in figs.shown)} (.{a.format}), plot_data.csv and "
+          f"plots.json -> {a.out}")
 
 
 if __name__ == "__main__":

@@ -428,8 +428,8 @@ def fig12_section(R, w, cmds, img, v):
                               ["algorithm.name"], "late_regret")[("ts",)]
     k = int(read_csv(metrics)[0]["from_iteration"])
     cur = regret_curves(os.path.join(R, f"dp-fts-de-fig12{v.sfx}", "plot_data.csv"))
-    (ya, sa), (yf, sf) = cur["fig12 algorithm.temperature=synthetic"], cur["fig12 algorithm.temperature=fixed"]
-    yt = cur["fig12 algorithm.name=ts"][0]
+    (ya, sa), (yf, sf) = (cur[f"dp-fts-de, temperature = {t}"] for t in ("synthetic", "fixed"))
+    yt = cur["ts"][0]
     T = len(yt) - 1
     w(f"## DP-FTS-DE appendix figure 12a: adaptive against fixed weights{v.title}")
     w("")

@@ -154,7 +154,10 @@ def study_section(R, meta, w, cmds, img):
         w("")
         img(f"{name}/regret.png", f"{title}: simple regret by iteration per policy")
         img(f"{name}/regret_time.png", f"{title}: simple regret against virtual time per policy")
-        img(f"{name}/stragglers.png", f"{title}: late and dropped reports per round")
+        img(f"{name}/stragglers.png", f"{title}: late and dropped reports per round (sync, "
+            "deadline, quorum)")
+        img(f"{name}/too_stale.png", f"{title}: async, vectors dropped as too stale per aggregation")
+        img(f"{name}/alive.png", f"{title}: agents alive against virtual time per policy")
     # Overall reading, computed from the tables.
     w("### Reading (DP-FTS-DE)")
     w("")
