@@ -280,6 +280,7 @@
     if (opts.yFromZero && ymin > 0) ymin = 0;
     if (!isFinite(xmin)) { xmin = 0; xmax = 1; }
     const xt = ticks(xmin, xmax, 7, opts.xInteger);
+    if (xmax > xmin) { xt.lo = xmin; xt.hi = xmax; xt.ticks = xt.ticks.filter((v) => v >= xmin - 1e-9 * (xmax - xmin) && v <= xmax + 1e-9 * (xmax - xmin)); }
     const yt = ticks(ymin, ymax, 5, opts.yInteger);
     const X = (x) => M.l + ((x - xt.lo) / (xt.hi - xt.lo || 1)) * pw;
     const Y = (y) => M.t + ph - ((y - yt.lo) / (yt.hi - yt.lo || 1)) * ph;
@@ -606,8 +607,38 @@
       xInteger: true, yFromZero: true, series });
   }
 
+  // ---------- holding the load event for headless Chromium ----------
+  // chromium --headless --dump-dom (or --screenshot) acts at the page's load event, which an
+  // EventSource does not delay: it would capture the page before any line arrived. In headless
+  // Chromium (or with ?hold=MS) the page keeps its load event pending, with a hidden iframe whose
+  // document stays open, until the stream's `done` has been rendered, the connection is closed,
+  // or MS milliseconds (60 s by default) have passed; add --timeout=MS to capture the page
+  // earlier while a run streams (the browser then stops loading and acts).
+  let hold = null;
+  function holdLoad() {
+    const params = new URLSearchParams(location.search);
+    const headless = /Headless/i.test(navigator.userAgent);
+    const ms = params.has('hold') ? Number(params.get('hold')) : headless ? 60000 : 0;
+    if (!(ms > 0) || document.readyState === 'complete') return;
+    const f = document.createElement('iframe');
+    f.hidden = true; f.title = 'load hold'; f.setAttribute('aria-hidden', 'true');
+    document.body.appendChild(f);
+    const d = f.contentDocument;
+    d.open();
+    hold = { f, d, timer: setTimeout(releaseLoad, ms) };
+  }
+  function releaseLoad() {
+    if (!hold) return;
+    const h = hold; hold = null;
+    clearTimeout(h.timer);
+    try { h.d.close(); } catch (e) { /* already closed */ }
+    h.f.remove();
+  }
+  function releaseAfterRender() { if (hold) requestAnimationFrame(() => setTimeout(releaseLoad, 50)); }
+
   // ---------- connection ----------
   function connect() {
+    holdLoad();
     S = freshState();
     ROUND_COLS = colsOf('rounds'); PHASE_COLS = colsOf('phases'); RUN_COLS = colsOf('runs');
     setStatus('connecting', '');
@@ -628,9 +659,10 @@
     es.addEventListener('done', () => {
       es.close();
       S.done = true; S.dirty = true; schedule();
+      releaseAfterRender();
     });
     es.onerror = () => {
-      if (es.readyState === EventSource.CLOSED && !S.done) { S.dirty = true; schedule(); }
+      if (es.readyState === EventSource.CLOSED && !S.done) { S.dirty = true; schedule(); releaseAfterRender(); }
     };
     window.addEventListener('resize', () => { S.dirty = true; schedule(); });
     window.fedsimDashboard = { state: () => S }; // for debugging from the console
