@@ -22,7 +22,7 @@
   const fmtT = (v) => (!isNum(v) ? DASH : v.toFixed(3));
   const fmtP = (v) => (!isNum(v) ? DASH : v.toPrecision(4));
   const COL_FORMAT = { t: fmtT, epsilon: fmtP, regret: fmtP };
-  const fmtCol = (col, v) => (COL_FORMAT[col] || fmtInt)(v);
+  const fmtCol = (col, v) => (typeof v === 'string' ? v : (COL_FORMAT[col] || fmtInt)(v));
   function fmtDuration(s) {
     if (!isNum(s)) return DASH;
     if (s < 60) return s < 10 ? s.toFixed(2) + ' s' : s.toFixed(1) + ' s';
@@ -46,6 +46,8 @@
     participants: '#1f5fa8', late: '#d9a21b', dropped: '#b23a2e', rejected: '#6b4fa0',
     alive: '#2e7d4f', survivors: '#1f5fa8',
   };
+  const FAULT_COLORS = { drop: '#b23a2e', late: '#d9a21b', reject: '#6b4fa0', duplicate: '#1f5fa8', corrupt: '#8c564b',
+    lost: '#3d3d3d', rejoin: '#2e7d4f', evaluation_failed: '#e377c2' };
   // grid points: a qualitative palette (Tableau 10, darkened a little for paper)
   const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2',
     '#7f7f7f', '#bcbd22', '#17becf', '#393b79', '#ad494a', '#637939', '#8c6d31', '#7b4173'];
@@ -67,7 +69,7 @@
     return {
       start: null, end: null, family: null,
       rounds: [], roundAt: new Map(), privacy: [], phases: [], phaseAt: new Map(),
-      faults: new Map(), faultTotal: 0,
+      faults: new Map(), faultTotal: 0, faultTimes: new Map(),
       agentMask: new Uint8Array(0), agentStrag: new Uint8Array(0), agentsSeen: 0,
       totals: { late: 0, dropped: 0, rejected: 0, excluded: 0 },
       lastT: null, lastWall: null,
@@ -117,10 +119,18 @@
         run.agentsSeen++;
         break;
       }
-      case 'fault':
-        run.faults.set(d.kind, (run.faults.get(d.kind) || 0) + 1);
+      case 'fault': {
+        const n = (run.faults.get(d.kind) || 0) + 1;
+        run.faults.set(d.kind, n);
         run.faultTotal++;
+        if (single && isNum(d.t)) {
+          let tl = run.faultTimes.get(d.kind);
+          if (!tl) run.faultTimes.set(d.kind, (tl = []));
+          const lastP = tl[tl.length - 1];
+          if (lastP && lastP[0] === d.t) lastP[1] = n; else tl.push([d.t, n]);
+        }
         break;
+      }
       case 'round': {
         const prev = run.roundAt.get(d.round);
         if (prev !== undefined) { // a duplicate: replace
@@ -226,6 +236,20 @@
     return out;
   }
 
+  // per bucket of consecutive points, their mean (for noisy counts over thousands of rounds)
+  function bucketMean(pts, max) {
+    if (pts.length <= max) return pts;
+    const out = [], size = pts.length / max;
+    for (let b = 0; b < max; b++) {
+      const i0 = Math.floor(b * size), i1 = Math.min(pts.length, Math.floor((b + 1) * size));
+      if (i1 <= i0) continue;
+      let sx = 0, sy = 0;
+      for (let i = i0; i < i1; i++) { sx += pts[i][0]; sy += pts[i][1]; }
+      out.push([sx / (i1 - i0), sy / (i1 - i0)]);
+    }
+    return out;
+  }
+
   function legendSvg(items, x0, y0, width) {
     // items: {name, color, dash, kind: 'line'|'box'}; laid out in rows below the axes
     let x = x0, y = y0, s = '';
@@ -248,7 +272,8 @@
   // opts: {w, h, xLabel, yLabel, xInteger, series: [{name, color, pts, dash, step}], hlines: [{y, name, color, dash}],
   //        bars: {cats: [x...], series: [{name, color, values}]}, empty}
   function drawChart(svg, opts) {
-    const W = opts.w || 600, baseH = opts.h || 300;
+    const W = Math.max(320, Math.round(widths.get(svg) || opts.w || 600));
+    const baseH = opts.h || 300;
     const M = { l: 58, r: 14, t: 10, b: 42 };
     const legendItems = [];
     for (const s of opts.series || []) legendItems.push({ name: s.name, color: s.color, dash: s.dash, kind: 'line' });
@@ -261,7 +286,7 @@
 
     // ranges
     let xmin = Infinity, xmax = -Infinity, ymin = Infinity, ymax = -Infinity;
-    const series = (opts.series || []).map((s) => ({ ...s, pts: downsample(s.pts.filter((p) => isNum(p[0]) && isNum(p[1])), 900) }));
+    const series = (opts.series || []).map((s) => ({ ...s, pts: (s.mean ? bucketMean : downsample)(s.pts.filter((p) => isNum(p[0]) && isNum(p[1])), s.mean ? 200 : 900) }));
     for (const s of series) for (const [x, y] of s.pts) { if (x < xmin) xmin = x; if (x > xmax) xmax = x; if (y < ymin) ymin = y; if (y > ymax) ymax = y; }
     let cats = null;
     if (opts.bars && opts.bars.cats.length) {
@@ -343,7 +368,7 @@
     let strag = 0;
     const mask = run.agentMask, sg = run.agentStrag;
     const dpr = Math.max(1, Math.min(3, window.devicePixelRatio || 1));
-    const cssW = Math.max(200, cv.parentElement.clientWidth || 560);
+    const cssW = Math.max(200, widths.get(cv.parentElement) || 560);
     const W = Math.floor(cssW * dpr);
     const maxH = 300 * dpr;
     let cell = n ? Math.floor(Math.sqrt((W * maxH) / n)) : 10;
@@ -441,7 +466,8 @@
   // ---------- tiles ----------
   function tile(k, v, sub, frac, id) {
     const bar = isNum(frac) ? `<div class="bar"><i style="width:${(Math.max(0, Math.min(1, frac)) * 100).toFixed(1)}%"></i></div>` : '';
-    return `<div class="tile"${id ? ` id="tile-${id}"` : ''}><div class="k">${esc(k)}</div><div class="v">${esc(v)}</div>` +
+    const len = String(v).length, size = len > 14 ? ' xlong' : len > 9 ? ' long' : '';
+    return `<div class="tile"${id ? ` id="tile-${id}"` : ''}><div class="k">${esc(k)}</div><div class="v${size}">${esc(v)}</div>` +
       (sub != null ? `<div class="s">${esc(sub)}</div>` : '') + bar + '</div>';
   }
 
@@ -452,13 +478,25 @@
     $('reason').textContent = reason || '';
   }
 
+  const widths = new Map();
+  const stats = { lines: 0, renders: 0, renderMs: 0, firstLine: null, lastRender: null };
   function render() {
     if (!S.dirty) return;
+    const t0 = performance.now();
     S.dirty = false;
     document.body.dataset.mode = S.mode;
+    // read every width once, before writing anything (no layout per chart)
+    widths.clear();
+    for (const el of document.querySelectorAll('svg.chart, .agentbox')) widths.set(el, el.clientWidth);
     flushRows();
     if (S.mode === 'sweep') renderSweep();
     else if (S.mode === 'fbo' || S.mode === 'fed-pne') renderSingle();
+    const t1 = performance.now();
+    stats.renders++; stats.renderMs = t1 - t0; stats.lastRender = t1;
+    // for tests and curious users: lines received, the last render's cost, time from the first line
+    document.body.dataset.lines = String(stats.lines);
+    document.body.dataset.renderMs = stats.renderMs.toFixed(1);
+    if (stats.firstLine != null) document.body.dataset.sinceFirstLineMs = (t1 - stats.firstLine).toFixed(1);
   }
 
   function renderSingle() {
@@ -532,8 +570,9 @@
         drawChart($('chart-counts'), { xLabel: 'round', yLabel: 'agents', xInteger: true, yInteger: true,
           bars: { cats: rs.map((r) => r.round), series: keys.map((k) => ({ name: k, color: C[k], values: rs.map((r) => r[k]) })) } });
       } else {
-        drawChart($('chart-counts'), { xLabel: 'round', yLabel: 'agents', xInteger: true, yInteger: true, yFromZero: true,
-          series: keys.map((k) => ({ name: k, color: C[k], noDots: true, pts: rs.map((r) => [r.round, r[k]]) })) });
+        const per = Math.ceil(rs.length / 200);
+        drawChart($('chart-counts'), { xLabel: per > 1 ? `round (mean of every ${per} rounds)` : 'round', yLabel: 'agents', xInteger: true, yFromZero: true,
+          series: keys.map((k) => ({ name: k, color: C[k], noDots: true, mean: true, pts: rs.map((r) => [r.round, r[k]]) })) });
       }
     } else {
       const ps = run.phases;
@@ -551,6 +590,9 @@
     }
     drawAgents(run);
     renderFaults(run);
+    const kinds = Array.from(run.faultTimes.keys()).sort();
+    drawChart($('chart-faults'), { h: 230, xLabel: 'virtual time', yLabel: 'faults so far', yFromZero: true, empty: 'no faults yet',
+      series: kinds.map((k) => ({ name: k, color: FAULT_COLORS[k] || '#777', noDots: true, step: true, pts: run.faultTimes.get(k) })) });
   }
 
   const mean = (xs) => { const v = xs.filter(isNum); return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null; };
@@ -570,7 +612,7 @@
       tile('runs ended', `${ended.length} / ${runs.length}`, S.done ? 'all received' : 'received so far', runs.length ? ended.length / runs.length : null),
       tile('grid points', String(pts.length), ''),
       tile('incomplete runs', String(incomplete.length), incomplete.length ? incomplete[0].data.end.reason || '' : 'none'),
-      tile('current run', W.lastRun ? W.lastRun.name : DASH, W.lastRun ? `wall ${fmtDuration(lastWall)}` : ''),
+      tile('current run', W.lastRun ? W.lastRun.name : DASH, W.lastRun ? `wall ${fmtDuration(lastWall)}` : '', null, 'run'),
     ].join('');
 
     // per point: mean regret at each round (phase) over its runs
@@ -603,7 +645,7 @@
     }
     $('sweep-caption').textContent = pneAll ? 'Mean cumulative regret vs phase, mean over each grid point\'s runs'
       : 'Regret vs round, mean over each grid point\'s runs';
-    drawChart($('chart-sweep'), { w: 900, h: 340, xLabel: pneAll ? 'phase' : 'round', yLabel: pneAll ? 'mean cumulative regret' : 'regret',
+    drawChart($('chart-sweep'), { w: 900, h: 380, xLabel: pneAll ? 'phase' : 'round', yLabel: pneAll ? 'mean cumulative regret' : 'regret',
       xInteger: true, yFromZero: true, series });
   }
 
@@ -653,6 +695,8 @@
     es.onmessage = (ev) => {
       let d;
       try { d = JSON.parse(ev.data); } catch (e) { return; }
+      if (stats.firstLine == null) stats.firstLine = performance.now();
+      stats.lines++;
       ingest(d);
       schedule();
     };
@@ -665,7 +709,7 @@
       if (es.readyState === EventSource.CLOSED && !S.done) { S.dirty = true; schedule(); releaseAfterRender(); }
     };
     window.addEventListener('resize', () => { S.dirty = true; schedule(); });
-    window.fedsimDashboard = { state: () => S }; // for debugging from the console
+    window.fedsimDashboard = { state: () => S, stats }; // for debugging from the console
   }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', connect); else connect();
 })();
