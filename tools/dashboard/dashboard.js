@@ -651,15 +651,18 @@
 
   // ---------- holding the load event for headless Chromium ----------
   // chromium --headless --dump-dom (or --screenshot) acts at the page's load event, which an
-  // EventSource does not delay: it would capture the page before any line arrived. In headless
-  // Chromium (or with ?hold=MS) the page keeps its load event pending, with a hidden iframe whose
-  // document stays open, until the stream's `done` has been rendered, the connection is closed,
-  // or MS milliseconds (60 s by default) have passed; add --timeout=MS to capture the page
-  // earlier while a run streams (the browser then stops loading and acts).
+  // EventSource does not delay: it would capture the page before any line arrived. In plain
+  // headless Chromium (not under DevTools automation), or with ?hold=MS (?hold=0: never), the
+  // page keeps its load event pending, with a hidden iframe whose document stays open, until the
+  // stream's `done` has been rendered, the connection is closed, or MS milliseconds (60 s by
+  // default) have passed. Add --timeout=MS to capture the page earlier while a run streams
+  // (the browser then stops loading and acts).
   let hold = null;
   function holdLoad() {
     const params = new URLSearchParams(location.search);
-    const headless = /Headless/i.test(navigator.userAgent);
+    // plain `chromium --headless`, not one driven by DevTools (Playwright, Puppeteer set
+    // navigator.webdriver and wait for selectors, not for the load event)
+    const headless = /Headless/i.test(navigator.userAgent) && !navigator.webdriver;
     const ms = params.has('hold') ? Number(params.get('hold')) : headless ? 60000 : 0;
     if (!(ms > 0) || document.readyState === 'complete') return;
     const f = document.createElement('iframe');

@@ -15,7 +15,8 @@ live ones.
 the server starts (--clock server, like a live run) or anew for each connection (--clock
 connection). --sweep (automatic with several files) adds `run` and `point` fields: point
 "file=<name>" (or --points P1 P2 ...), run "<point>/seed=<seed>". --hold S keeps the
-connection open S seconds before `done` (--hold -1: never send done). Port: --port (8765).
+connection open S seconds before `done` (--hold -1: never send done). --drop-after N breaks the
+first connection after N lines (the browser reconnects and gets the replay). Port: --port (8765).
 """
 import argparse
 import http.server
@@ -91,8 +92,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
+        srv.connections += 1
+        drop = srv.drop_after if srv.connections == 1 else 0
         try:
-            for offset, line in srv.lines:
+            for i, (offset, line) in enumerate(srv.lines):
+                if drop and i == drop:  # --drop-after: the first connection breaks here
+                    return
                 wait = t0 + offset - time.monotonic()
                 if wait > 0:
                     self.wfile.flush()
@@ -130,12 +135,14 @@ def main():
     p.add_argument("--hold", type=float, default=0.0, help="seconds to keep the stream open before done (-1: forever)")
     p.add_argument("--sweep", action="store_true", help="add run/point fields (implied by several files)")
     p.add_argument("--points", nargs="*", help="grid point names, one per file")
+    p.add_argument("--drop-after", type=int, default=0, help="close the first connection after N lines (test reconnects)")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args()
     srv = Server((args.host, args.port), Handler)
     srv.lines = load(args)
     srv.t0 = time.monotonic()
     srv.clock, srv.hold, srv.quiet = args.clock, args.hold, args.quiet
+    srv.drop_after, srv.connections = args.drop_after, 0
     print(f"dev_server: http://{args.host}:{srv.server_address[1]}/  ({len(srv.lines)} lines)", file=sys.stderr, flush=True)
     try:
         srv.serve_forever()
