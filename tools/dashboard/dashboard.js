@@ -190,11 +190,14 @@
 
   // ---------- scheduling: one render per animation frame (or 100 ms when frames are throttled) ----------
   let scheduled = false;
+  // An expensive page (100,000 agents, thousands of rounds) renders at most every 3 render costs.
   function schedule() {
     if (scheduled) return;
     scheduled = true;
     let fired = false;
     const go = () => { if (fired) return; fired = true; scheduled = false; render(); };
+    const wait = stats.lastRender == null ? 0 : stats.lastRender + 3 * stats.renderMs - performance.now();
+    if (wait > 20) { setTimeout(() => { requestAnimationFrame(go); setTimeout(go, 100); }, wait); return; }
     requestAnimationFrame(go);
     setTimeout(go, 100);
   }
