@@ -25,6 +25,7 @@ struct FedPneShared {
   std::int64_t fail_agent = -1;
   caf::actor network;
   caf::actor recorder;
+  bool log_states = false;  ///< the server's agent_state_event to the recorder (observers)
 };
 
 struct FedPneClientState {

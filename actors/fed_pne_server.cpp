@@ -149,6 +149,11 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
   const int M = s.shared->problem->clients();
   s.server.emplace(*s.shared->tree, s.shared->config.params, M, s.shared->config.budget);
   s.members.emplace(M, policy.dead_after_missed);
+  if (s.shared->log_states)
+    s.members->on_presumed_dead([self](int m, bool dead) {
+      self->send(self->state.shared->recorder,
+                 agent_state_event{self->state.now, m, dead ? "presumed_dead" : "revived"});
+    });
   return {
       [self](const kickoff&, virtual_time vt) {
         return handle(self, vt.seconds, [self] { broadcast_phase(self); });

@@ -40,6 +40,10 @@ RunResult run_federation(const scenario::ScenarioConfig& config, const RunOption
 
 namespace {
 
+/// An observer of a live view: the network and the servers send it agent state changes and,
+/// in virtual time, wave markers (NetworkWiring::live).
+bool live(const RunObserver& o) { return o.agent || o.wave; }
+
 /// FEDSIM_DEBUG_FAIL_AGENT=n makes agent (or client) n throw at its first evaluation: a test
 /// hook for the failure path, outside the scenario (it is not part of an experiment).
 std::int64_t fail_agent_from_environment() {
@@ -140,7 +144,7 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
                   caf::after(std::chrono::seconds(10)) >> [] {});
   };
   self->send(network, caf::put_atom::value, agents, server, recorder, accountant,
-             config.output.logs_events(), config.output.logs_traffic());
+             config.output.logs_events(), config.output.logs_traffic(), live(options.observer));
   try {
     if (options.resume) restore_checkpoint(self, options, members);
   } catch (...) {
@@ -274,6 +278,7 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
       system.spawn(network_actor, make_network_plan(config), checkpoint_settings(options));
   shared->network = network;
   shared->recorder = recorder;
+  shared->log_states = live(options.observer);
   shared->fail_agent = fail_agent_from_environment();
   std::vector<caf::actor> clients;
   for (int m = 0; m < M; ++m)
@@ -412,6 +417,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
     server_shared->network = network;
     server_shared->recorder = recorder;
     server_shared->accountant = accountant;
+    server_shared->log_states = live(options.observer);
     server = system.spawn(server_actor, std::shared_ptr<const ServerShared>(server_shared));
   }
 

@@ -17,6 +17,7 @@ Membership::Membership(int members, int dead_after_missed)
 
 void Membership::set(int n, bool done, bool dead) {
   const bool was = expected(n);
+  if (listener_ && (dead_[n] != 0) != dead) listener_(n, dead);
   done_count_ += static_cast<int>(done) - static_cast<int>(done_[n] != 0);
   done_[n] = done;
   dead_[n] = dead;

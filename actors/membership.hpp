@@ -11,6 +11,7 @@
 ///  contributed    - has a contribution for the round being collected.
 /// Counts (expected, contributors, expected contributors, done) are kept up to date on every
 /// change, so a report costs O(1); closing a round is O(N). Pure C++: no actors.
+#include <functional>
 #include <vector>
 
 namespace fedsim::actors {
@@ -49,6 +50,10 @@ class Membership {
   /// are kept (the caller clears them when it has used them).
   std::vector<int> close_round();
 
+  /// Called with (n, presumed dead) whenever n's presumed-dead flag changes, for the live view
+  /// (agent_state_event); not part of the state (a restored membership keeps its listener).
+  void on_presumed_dead(std::function<void(int, bool)> listener) { listener_ = std::move(listener); }
+
   /// Every field, for checkpoints (actors/checkpoint.hpp).
   template <class Inspector>
   friend typename Inspector::result_type inspect(Inspector& f, Membership& m) {
@@ -61,6 +66,7 @@ class Membership {
   void set(int n, bool done, bool dead);
 
   int dead_after_missed_;
+  std::function<void(int, bool)> listener_;
   std::vector<char> done_, dead_, contributed_;
   std::vector<int> missed_;
   int expected_ = 0, done_count_ = 0, contributors_ = 0, expected_contributors_ = 0;

@@ -293,6 +293,24 @@ typename Inspector::result_type inspect(Inspector& f, network_event& x) {
            x.round, x.bytes, x.reason);
 }
 
+/// Network or server -> recorder: an agent's (client's) state changed. For the live view only
+/// (RunObserver::agent, `fedsim run --stream`); never in the output files, and sent only when
+/// an observer asked for it. From the network's plan, as its clock passes the time: crashed,
+/// recovered, offline, online (availability), partitioned, healed, straggling (at 0, a
+/// persistent straggler), and in wall-clock runs lost, rejoined (an agent's process); from the
+/// server's membership: presumed_dead, revived.
+struct agent_state_event {
+  double time = 0.0;
+  std::int32_t agent = 0;
+  std::string state;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, agent_state_event& x) {
+  auto w_time = wire(x.time);
+  return f(caf::meta::type_name("agent_state_event"), w_time, x.agent, x.state);
+}
+
 /// Fed-PNE server -> clients: phase p's active nodes (xarmed::PhaseBroadcast on the wire).
 struct phase_message {
   std::int64_t phase = 0;
@@ -515,4 +533,8 @@ CAF_ADD_ATOM(fedsim, fedsim::actors, resume_atom, "resume")
 // id) a new agent joined for that id.
 CAF_ADD_ATOM(fedsim, fedsim::actors, lost_atom, "lost")
 CAF_ADD_ATOM(fedsim, fedsim::actors, rejoin_atom, "rejoin")
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::agent_state_event))
+// Network -> recorder, live views in virtual time: (wave_atom, time) before each wave of
+// deliveries (every record of the waves before has arrived).
+CAF_ADD_ATOM(fedsim, fedsim::actors, wave_atom, "wave")
 CAF_END_TYPE_ID_BLOCK(fedsim)

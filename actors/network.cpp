@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "actors/agent_states.hpp"
 #include "actors/checkpoint/state_archive.hpp"
 #include "actors/failure.hpp"
 #include "actors/faults/corruptions.hpp"
@@ -41,6 +42,20 @@ void log(self_ptr self, const char* kind, const envelope& env, const std::string
   const auto [payload, round] = describe(env.payload);
   self->send(s.wiring.recorder, network_event{s.now, s.log_seq++, kind, env.from, env.to,
                                               payload, round, env.bytes, reason});
+}
+
+/// Sends the recorder the plan's agent state changes the clock has reached (live only).
+void send_states(self_ptr self) {
+  auto& s = self->state;
+  while (s.next_state < s.states.size() && s.states[s.next_state].time <= s.now)
+    self->send(s.wiring.recorder, s.states[s.next_state++]);
+}
+
+/// A state change that is not in the plan (a lost or rejoined agent process), at `now`.
+void send_state(self_ptr self, node_id agent, const char* state) {
+  auto& s = self->state;
+  if (s.wiring.live)
+    self->send(s.wiring.recorder, agent_state_event{s.now, static_cast<std::int32_t>(agent), state});
 }
 
 void enqueue(self_ptr self, double time, node_id sender, std::uint64_t counter,
@@ -245,6 +260,9 @@ void advance(self_ptr self) {
       return;
     }
     s.now = s.queue.top().time;
+    // Everything the last wave's handlers recorded is in the recorder's mailbox before this.
+    if (s.wiring.live) self->send(s.wiring.recorder, wave_atom_v, s.now);
+    send_states(self);
     while (!s.queue.empty() && s.queue.top().time == s.now) {
       PendingEvent ev = s.queue.top();
       s.queue.pop();
@@ -284,6 +302,7 @@ void pump(self_ptr self) {
     PendingEvent ev = s.queue.top();
     s.queue.pop();
     s.now = s.last_event = ev.time;
+    send_states(self);
     deliver(self, std::move(ev));
   }
   if (s.failed) return;
@@ -345,13 +364,16 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
   }
   return {
       [self](caf::put_atom, std::vector<caf::actor>& agents, caf::actor& server,
-             caf::actor& recorder, caf::actor& accountant, bool log_events, bool log_traffic) {
+             caf::actor& recorder, caf::actor& accountant, bool log_events, bool log_traffic,
+             bool live) {
         auto& w = self->state.wiring;
         w.agents = std::move(agents);
         w.server = std::move(server);
         w.recorder = std::move(recorder);
         w.log_events = log_events;
         w.log_traffic = log_traffic;
+        w.live = live && w.recorder;
+        if (w.live) self->state.states = agent_state_schedule(self->state.plan);
         // Every member is watched: one that dies for any reason but the end of the run
         // ends the run (its exception handler has already named it in the reason).
         for (const auto& a : w.agents) self->monitor(a);
@@ -381,6 +403,7 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
         s.lost[agent] = true;
         log(self, "lost", envelope{network_node, agent, 0.0, 0, caf::make_message(crash_notice{false})},
             "process lost");
+        send_state(self, agent, "lost");
         if (std::isfinite(s.plan.detection_delay))
           enqueue_system(self, s.now + s.plan.detection_delay, server_node,
                          caf::make_message(membership_notice{agent, false}));
@@ -395,6 +418,7 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
         s.lost[agent] = false;
         log(self, "rejoin", envelope{network_node, agent, 0.0, 0, caf::make_message(recover_notice{})},
             "state lost");
+        send_state(self, agent, "rejoined");
         enqueue_system(self, s.now, agent, caf::make_message(recover_notice{}));
         enqueue_system(self, s.now, server_node, caf::make_message(membership_notice{agent, true}));
         pump(self);
@@ -428,6 +452,9 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
         if (s.restored && s.plan.clock.wall)  // run_federation refuses it first
           throw std::logic_error("network: a checkpoint cannot be resumed in wall-clock time");
         if (s.restored) {  // a checkpoint's state: the run goes on from its quiet moment
+          // What the clock had passed was sent before the checkpoint.
+          while (s.next_state < s.states.size() && s.states[s.next_state].time <= s.now)
+            ++s.next_state;
           advance(self);
           return s.finished;
         }

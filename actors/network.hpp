@@ -59,6 +59,9 @@ struct NetworkWiring {
   caf::actor recorder;  ///< receives network_event when log_events
   bool log_events = true;
   bool log_traffic = true;  ///< also sends and deliveries (output.events = "all")
+  /// For a live view (an observer with RunObserver::agent or ::wave): agent_state_event and,
+  /// in virtual time, (wave_atom, time) before each wave of deliveries, to the recorder.
+  bool live = false;
 };
 
 /// One queued delivery. Ordered by (time, sender, sender's counter, copy).
@@ -120,6 +123,9 @@ struct NetworkState {
   std::vector<double> lateness;    ///< per delivery, wall seconds (NetworkTotals)
   /// Agents whose process was lost (distributed wall-clock runs): crashed until they rejoin.
   std::vector<bool> lost;
+  /// The plan's agent state changes (agent_states.hpp), when live, and the next to send.
+  std::vector<agent_state_event> states;
+  std::size_t next_state = 0;
   bool wake_armed = false;         ///< a wake-up for wake_due is on its way
   double wake_due = 0.0;           ///< the model time the armed wake-up was sent for
   std::uint64_t wake_seq = 0;      ///< the armed wake-up's number (older ones are stale)
@@ -127,9 +133,10 @@ struct NetworkState {
 };
 
 /// Spawned once per run. Protocol:
-///  - `(put_atom, agents, server, recorder, accountant, log_events, log_traffic)` from the
-///    federation (log_traffic: sends and deliveries are logged too, not only faults): the
-///    wiring; every member is monitored, and one that fails ends the run with its error;
+///  - `(put_atom, agents, server, recorder, accountant, log_events, log_traffic, live)` from
+///    the federation (log_traffic: sends and deliveries are logged too, not only faults; live:
+///    the agents' state changes go to the recorder as the clock passes them, and in virtual
+///    time a (wave_atom, time) before each wave of deliveries): the wiring; every member is monitored, and one that fails ends the run with its error;
 ///  - `envelope` from any member: queued (timers are envelopes to oneself);
 ///  - `(run_atom)` from the federation: sends `kickoff` to the server and to every agent at
 ///    time 0 (a system event: the start of the run is not a message that can be lost), runs until no

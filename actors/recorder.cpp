@@ -288,6 +288,12 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
         if (self->state.observer.phase) self->state.observer.phase(e);
         self->state.phases.push_back(e);
       },
+      [self](const agent_state_event& e) {
+        if (self->state.observer.agent) self->state.observer.agent(e);
+      },
+      [self](wave_atom, double time) {
+        if (self->state.observer.wave) self->state.observer.wave(time);
+      },
       [self](save_atom, const std::string& folder) {
         return save_state(self->context(),
                           [&](auto& a) { recorder_fields(a, self->state, folder); });

@@ -26,6 +26,13 @@ struct RunObserver {
   std::function<void(const network_event&)> event;            ///< an events.jsonl line
   std::function<void(const phase_event&)> phase;              ///< a phase closed (Fed-PNE)
   std::function<void(const pull_event&)> pull;                ///< a client's pulls (Fed-PNE)
+  /// An agent's (client's) state changed (agent_state_event: crashed, partitioned, presumed
+  /// dead, ...); the network and the server send these only when this is set.
+  std::function<void(const agent_state_event&)> agent;
+  /// Virtual time: the network is about to deliver the next wave of events at `time`; every
+  /// record sent while handling the waves before has arrived (the records of one wave come in
+  /// any order; between two calls they are one wave). Sent only when this is set.
+  std::function<void(double time)> wave;
 };
 
 /// The order of each file's rows (a total order, so the files never depend on thread timing).

@@ -40,6 +40,7 @@ struct ServerShared {
   caf::actor network;
   caf::actor recorder;
   caf::actor accountant;        ///< only for private algorithms
+  bool log_states = false;      ///< agent_state_event to the recorder (an observer wants them)
 };
 
 /// Reports with a norm above this are malformed (no honest omega comes near it).

@@ -65,14 +65,15 @@ TEST_CASE("fedsim run: a Fed-PNE run prints a progress line per phase (pulls of 
   REQUIRE(closed >= 2);
   long lines = 0;
   std::istringstream in(r.output);
-  for (std::string line; std::getline(in, line);) lines += line.rfind("phase ", 0) == 0;
+  for (std::string line; std::getline(in, line);) lines += line.rfind("pulls ", 0) == 0;
   CHECK(lines == closed);
-  CHECK(r.output.find("phase 1  time ") != std::string::npos);
-  CHECK(r.output.find(" of 600 per client  clients alive 4") != std::string::npos);
+  CHECK(r.output.find("/600 per client  phase 1  t ") != std::string::npos);
+  CHECK(r.output.find("  regret R(t) ") != std::string::npos);
+  CHECK(r.output.find("  alive 4/4") != std::string::npos);
   // With --quiet: none.
   const fs::path quiet = fresh_dir("fed-pne-progress-quiet");
   const auto q = run_fedsim("run " + (scenarios / "xarmed" / "garland.toml").string() +
                             " --set world.agents=4 --set algorithm.budget=600 --quiet --out " +
                             quiet.string());
-  CHECK(q.output.find("phase 1") == std::string::npos);
+  CHECK(q.output.find("pulls ") == std::string::npos);
 }

@@ -38,6 +38,8 @@ int main(int argc, char** argv) {
   fedsim::cli::add_sweep_command(app);
   fedsim::cli::add_plot_command(app);
   fedsim::cli::add_xarmed_command(app);
+  fedsim::cli::add_dashboard_command(app);
+  fedsim::cli::add_report_command(app);
   fedsim::cli::set_command_line(fedsim::cli::command_line(argc, argv));
   try {
     app.parse(argc, argv);

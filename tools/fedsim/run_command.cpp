@@ -21,11 +21,15 @@
 #include "actors/run_keys.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/dashboard_hub.hpp"
+#include "tools/fedsim/dashboard_server.hpp"
 #include "scenarios/echo.hpp"
+#include "tools/fedsim/live_run.hpp"
 #include "tools/fedsim/loop_driver.hpp"
 #include "tools/fedsim/run_checkpoint.hpp"
 #include "tools/fedsim/run_folder.hpp"
 #include "tools/fedsim/run_outputs.hpp"
+#include "tools/fedsim/stream_file.hpp"
 
 namespace fedsim::cli {
 namespace {
@@ -54,6 +58,9 @@ struct RunCommandOptions {
   std::string driver = "actors";
   long long checkpoint_every = 0;
   std::string resume;
+  std::string stream;  ///< --stream FILE, or - for standard output
+  std::string dashboard;  ///< --dashboard HOST:PORT
+  bool dashboard_allow_remote = false;
   // fedsim serve: the agents join from other processes (actors/remote/serve.hpp).
   bool serve = false;
   std::string listen;
@@ -115,37 +122,37 @@ void check_fresh_folder(const std::filesystem::path& dir, const scenario::Scenar
   }
 }
 
-void print_result(const scenario::ScenarioConfig& config, const actors::RunResult& r,
-                  const std::filesystem::path& dir) {
+void print_result(std::FILE* out, const scenario::ScenarioConfig& config,
+                  const actors::RunResult& r, const std::filesystem::path& dir) {
   if (config.xarmed.enabled) {
     const auto& fp = config.xarmed.fed_pne;
-    std::printf("%s: %s on %s, M=%d T=%lld  %s %.2f", config.name.c_str(),
+    std::fprintf(out, "%s: %s on %s, M=%d T=%lld  %s %.2f", config.name.c_str(),
                 scenario::xarmed_algorithm_name(config.xarmed).c_str(),
                 xarmed::to_string(fp.problem.objective).c_str(), config.world.agents,
                 static_cast<long long>(fp.budget),
                 config.xarmed.hct ? "cumulative regret" : "avg cumulative regret per client",
                 r.average_cumulative_regret);
-    if (fp.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);
+    if (fp.is_private()) std::fprintf(out, "  eps %.2f (delta %.2e)", r.epsilon, r.delta);
   } else {
-    std::printf("%s: %s, N=%d T=%d  ", config.name.c_str(),
+    std::fprintf(out, "%s: %s, N=%d T=%d  ", config.name.c_str(),
                 fbo::to_string(config.algorithm.algorithm).c_str(), config.world.agents,
                 config.algorithm.iterations);
     // As summary.json: no number when no agent observed anything (not a regret of 0); with no
     // known optimum (regret not defined), the mean best observed value instead.
-    if (r.mean_simple_regret.empty()) std::printf("mean final simple regret none (no agent observed)");
+    if (r.mean_simple_regret.empty()) std::fprintf(out, "mean final simple regret none (no agent observed)");
     else if (std::isnan(r.final_simple_regret))
-      std::printf("mean best observed %.4f (no known optimum: no regret)", r.mean_best_observed);
-    else std::printf("mean final simple regret %.4f", r.final_simple_regret);
-    if (config.algorithm.is_private()) std::printf("  eps %.2f (delta %.2e)", r.epsilon, r.delta);
+      std::fprintf(out, "mean best observed %.4f (no known optimum: no regret)", r.mean_best_observed);
+    else std::fprintf(out, "mean final simple regret %.4f", r.final_simple_regret);
+    if (config.algorithm.is_private()) std::fprintf(out, "  eps %.2f (delta %.2e)", r.epsilon, r.delta);
   }
-  std::printf("  messages %llu (dropped %llu)  %s time %.2f  wall %.2fs",
+  std::fprintf(out, "  messages %llu (dropped %llu)  %s time %.2f  wall %.2fs",
               static_cast<unsigned long long>(r.network.sent),
               static_cast<unsigned long long>(r.network.dropped),
               config.run.wall() ? "model" : "virtual", r.last_query_time, r.wall_time);
   if (config.run.wall())
-    std::printf("  (wall clock x%g, lateness median %.2g s p99 %.2g s)", config.run.time_scale,
+    std::fprintf(out, "  (wall clock x%g, lateness median %.2g s p99 %.2g s)", config.run.time_scale,
                 r.network.lateness_median, r.network.lateness_p99);
-  std::printf("  -> %s\n", dir.string().c_str());
+  std::fprintf(out, "  -> %s\n", dir.string().c_str());
 }
 
 /// fedsim serve's checks, before anything is written.
@@ -253,6 +260,11 @@ void run(RunCommandOptions& o) {
   } else {
     if (o.serve) check_serve(o, config);
     check_driver(config, driver);
+    for (const auto& [option, given] : {std::pair{"--stream", !o.stream.empty()},
+                                        std::pair{"--dashboard", !o.dashboard.empty()}})
+      if (driver != Driver::actors && given)
+        throw UsageError(std::string(option) + ": the loop driver has no live records (it "
+                         "writes its files at the end); use --driver actors");
     if (driver != Driver::actors && o.checkpoint_every > 0)
       throw UsageError("--checkpoint-every: the loop driver takes no checkpoints (its runs "
                        "are short and have no network state); use --driver actors");
@@ -270,29 +282,26 @@ void run(RunCommandOptions& o) {
   options.out_dir = staging.path().string();
   options.threads = o.threads;
   const bool tty = isatty(fileno(stderr));
-  const int every = std::max(1, config.algorithm.iterations / 10);
-  if (!o.quiet)
-    options.observer.round = [tty, every](const actors::round_event& r) {
-      if (!tty && r.round % every != 0) return;
-      std::fprintf(stderr, "%sround %d  time %.3f  eps %.3f  agents alive %d  participants %d%s",
-                   tty ? "\r" : "", r.round, r.time, r.epsilon, r.alive, r.participants,
-                   tty ? "   " : "\n");
-    };
-  // Fed-PNE: a line per phase closed (a phase's pulls are its nodes x pulls per node, per
-  // client; phases double in length, so there are few of them).
-  if (!o.quiet && config.xarmed.enabled && !config.xarmed.hct)
-    options.observer.phase = [tty, budget = config.xarmed.fed_pne.budget,
-                              pulls = std::make_shared<std::int64_t>(0)](
-                                 const actors::phase_event& p) {
-      *pulls += p.nodes * p.pulls_per_node;
-      std::fprintf(stderr,
-                   "%sphase %lld  time %.3f  depth %d  nodes %lld  survivors %lld  pulls %lld of "
-                   "%lld per client  clients alive %d%s",
-                   tty ? "\r" : "", static_cast<long long>(p.phase), p.time, p.depth,
-                   static_cast<long long>(p.nodes), static_cast<long long>(p.survivors),
-                   static_cast<long long>(*pulls), static_cast<long long>(budget), p.alive,
-                   tty ? "   " : "\n");
-    };
+  // The progress line, the live stream and the dashboard (live_run.hpp): from the run's
+  // observer. The dashboard's server outlives the run a little (~Dashboard), so that open
+  // pages get the last lines.
+  auto hub = std::make_shared<DashboardHub>();
+  struct Dashboard {
+    std::shared_ptr<DashboardHub> hub;
+    std::optional<DashboardServer> server;
+    ~Dashboard() {
+      hub->finish();
+      if (server) server->drain(2.0);
+    }
+  } board{hub, {}};
+  LiveRun live(config, !o.quiet, tty);
+  if (!o.stream.empty()) live.add_sink(open_stream_file(o.stream, dir));
+  if (!o.dashboard.empty()) {
+    board.server.emplace(o.dashboard, "--dashboard", o.dashboard_allow_remote, hub);
+    live.add_sink(hub->sink());
+    std::fprintf(stderr, "dashboard: %s\n", board.server->url().c_str());
+  }
+  live.attach(options.observer);
   // Actors runs take checkpoints on SIGINT/SIGTERM, and every --checkpoint-every rounds; in
   // wall-clock time they take none, and a signal ends the process as it would any other.
   std::optional<InterruptGuard> interrupts;
@@ -306,11 +315,12 @@ void run(RunCommandOptions& o) {
     if (checkpoint) options.resume = &*checkpoint;
   }
   DriverResult result;
+  live.start(o.threads);
   try {
     if (o.serve) result.run = serve(o, config, options);
     else result = run_with_driver(config, options, driver);
   } catch (const actors::RunInterrupted& e) {
-    if (!o.quiet && tty) std::fprintf(stderr, "\n");
+    live.abort("interrupted: checkpoint saved in " + e.folder);
     const int signal = e.signal != 0 ? e.signal : SIGINT;
     char when[96];
     std::snprintf(when, sizeof when, " after %lld rounds (virtual time %.3f)",
@@ -318,15 +328,23 @@ void run(RunCommandOptions& o) {
     throw RunStopped(signal_name(signal) + when + ": checkpoint saved in " + e.folder +
                          "; continue with: fedsim run --resume " + dir.string(),
                      128 + signal);
+  } catch (const std::exception& e) {
+    live.abort(e.what());
+    throw;
   }
-  if (!o.quiet && tty && driver == Driver::actors) std::fprintf(stderr, "\n");
   const actors::RunResult& r = result.run;
+  live.end(r);
   write_summary(staging.path(), config, result, driver);
   staging.publish();
   remove_checkpoint(dir);
-  print_result(config, r, dir);
+  print_result(o.stream == "-" ? stderr : stdout, config, r, dir);
   if (!r.completed) throw IncompleteRun(r.reason + " (summary.json: \"completed\": false)");
 }
+
+/// --stream "" is an error, not "no stream".
+const CLI::Validator not_empty(
+    [](std::string& v) { return v.empty() ? std::string("give a file, or - for standard output") : std::string(); },
+    "FILE|-");
 
 }  // namespace
 
@@ -355,6 +373,18 @@ void add_run_command(CLI::App& app) {
                   "configuration it started with (its finished outputs are those of an "
                   "uninterrupted run)");
   cmd->add_flag("--quiet", o->quiet, "no progress output");
+  cmd->add_option("--stream", o->stream,
+                  "write the run's live event stream to FILE (- : standard output, and the "
+                  "result line goes to stderr): one JSON object a line, flushed after each "
+                  "round (docs/stream.md). Actors driver only")
+      ->check(not_empty);
+  cmd->add_option("--dashboard", o->dashboard,
+                  "serve a live dashboard of the run at HOST:PORT (port 0: any free port; the "
+                  "URL is printed on stderr), e.g. 127.0.0.1:8050; open it in a browser. "
+                  "Actors driver only");
+  cmd->add_flag("--dashboard-allow-remote", o->dashboard_allow_remote,
+                "allow a --dashboard address that is not loopback (the page shows the run to "
+                "whoever connects)");
   cmd->add_flag("--force", o->force,
                 "replace a run of another configuration in --out (never a folder of other files)");
   cmd->add_option("--log-level", o->log_level,
@@ -399,6 +429,15 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--threads", o->threads, "actor scheduler threads (0: CAF's default)")
       ->capture_default_str();
   cmd->add_flag("--quiet", o->quiet, "no progress output");
+  cmd->add_option("--stream", o->stream,
+                  "write the run's live event stream to FILE (- : standard output): one JSON "
+                  "object a line, flushed after each round (docs/stream.md)")
+      ->check(not_empty);
+  cmd->add_option("--dashboard", o->dashboard,
+                  "serve a live dashboard of the run at HOST:PORT (port 0: any free port; the "
+                  "URL is printed on stderr)");
+  cmd->add_flag("--dashboard-allow-remote", o->dashboard_allow_remote,
+                "allow a --dashboard address that is not loopback");
   cmd->add_flag("--force", o->force,
                 "replace a run of another configuration in --out (never a folder of other files)");
   cmd->add_option("--log-level", o->log_level,

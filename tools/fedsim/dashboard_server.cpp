@@ -1,0 +1,201 @@
+#include "tools/fedsim/dashboard_server.hpp"
+
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <chrono>
+#include <list>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http.hpp>
+
+#include "actors/remote/serve.hpp"
+#include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/dashboard_assets.hpp"
+
+namespace fedsim::cli {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+/// Send and receive timeouts of a connection's socket (a blocking call returns an error then).
+void set_timeouts(tcp::socket& s, int seconds) {
+  timeval tv{seconds, 0};
+  ::setsockopt(s.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  ::setsockopt(s.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+}
+
+/// A connection's thread and whether it has ended (so finished ones can be joined).
+struct Worker {
+  std::thread thread;
+  int fd = -1;  ///< its socket, shut down to wake a blocked read when the server stops
+  std::shared_ptr<std::atomic<bool>> ended = std::make_shared<std::atomic<bool>>(false);
+};
+
+}  // namespace
+
+struct DashboardServer::Impl {
+  asio::io_context io;
+  tcp::acceptor acceptor{io};
+  std::string host;
+  std::shared_ptr<DashboardHub> hub;
+  std::atomic<bool> stopping{false};
+  std::atomic<int> streams{0};  ///< open /events connections
+  std::thread accept_thread;
+  std::mutex workers_mutex;
+  std::list<Worker> workers;
+
+  void accept_loop() {
+    pollfd p{acceptor.native_handle(), POLLIN, 0};
+    while (!stopping) {
+      p.revents = 0;
+      if (::poll(&p, 1, 100) <= 0) continue;
+      boost::system::error_code ec;
+      tcp::socket socket(io);
+      acceptor.accept(socket, ec);
+      if (ec) continue;
+      std::lock_guard<std::mutex> lock(workers_mutex);
+      // Join the connections that have ended, then start this one's thread.
+      for (auto it = workers.begin(); it != workers.end();) {
+        if (*it->ended) {
+          it->thread.join();
+          it = workers.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      Worker& w = workers.emplace_back();
+      w.fd = socket.native_handle();
+      w.thread = std::thread([this, s = std::move(socket), ended = w.ended]() mutable {
+        serve(s);
+        // Closed under the lock, so the server never shuts down a number reused since.
+        std::lock_guard<std::mutex> closing(workers_mutex);
+        boost::system::error_code ignored;
+        s.shutdown(tcp::socket::shutdown_both, ignored);
+        s.close(ignored);
+        *ended = true;
+      });
+    }
+  }
+
+  void serve(tcp::socket& socket) {
+    set_timeouts(socket, 10);
+    boost::beast::flat_buffer buffer;
+    http::request<http::string_body> request;
+    boost::system::error_code ec;
+    http::read(socket, buffer, request, ec);
+    if (ec) return;
+    std::string target(request.target());
+    if (const auto q = target.find('?'); q != std::string::npos) target.resize(q);
+    if (request.method() != http::verb::get) return respond(socket, http::status::method_not_allowed, "text/plain", "GET only\n");
+    if (target == "/events") return stream(socket);
+    const DashboardAsset* asset = find_dashboard_asset(target == "/" ? "/index.html" : target);
+    if (!asset) return respond(socket, http::status::not_found, "text/plain", "not found\n");
+    respond(socket, http::status::ok, asset->content_type, asset->body);
+  }
+
+  static void respond(tcp::socket& socket, http::status status, std::string_view type,
+                      std::string_view body) {
+    http::response<http::string_body> r{status, 11};
+    r.set(http::field::server, "fedsim");
+    r.set(http::field::content_type, boost::beast::string_view(type.data(), type.size()));
+    r.set(http::field::cache_control, "no-store");
+    r.keep_alive(false);
+    r.body() = std::string(body);
+    r.prepare_payload();
+    boost::system::error_code ec;
+    http::write(socket, r, ec);
+  }
+
+  /// Server-sent events: the hub's lines, then `event: done`; a comment every 15 s keeps
+  /// proxies from closing an idle stream. Ends when the browser goes or the server stops.
+  void stream(tcp::socket& socket) {
+    ++streams;
+    const std::string header =
+        "HTTP/1.1 200 OK\r\nServer: fedsim\r\nContent-Type: text/event-stream\r\n"
+        "Cache-Control: no-store\r\nConnection: close\r\n\r\n";
+    boost::system::error_code ec;
+    asio::write(socket, asio::buffer(header), ec);
+    std::size_t next = 0;
+    auto quiet_since = std::chrono::steady_clock::now();
+    std::string out;
+    while (!ec && !stopping) {
+      DashboardHub::Batch b = hub->wait(next, std::chrono::milliseconds(200));
+      out.clear();
+      for (const auto& line : b.lines) out += "data: " + line + "\n\n";
+      if (b.done) out += "event: done\ndata: {}\n\n";
+      const auto now = std::chrono::steady_clock::now();
+      if (out.empty() && now - quiet_since > std::chrono::seconds(15)) out = ": waiting\n\n";
+      if (!out.empty()) {
+        asio::write(socket, asio::buffer(out), ec);
+        quiet_since = now;
+      }
+      if (b.done) break;
+    }
+    --streams;
+  }
+};
+
+DashboardServer::DashboardServer(const std::string& endpoint, const std::string& option,
+                                 bool allow_remote, std::shared_ptr<DashboardHub> hub)
+    : impl_(std::make_unique<Impl>()) {
+  std::string host;
+  std::uint16_t port = 0;
+  try {
+    std::tie(host, port) = actors::remote::parse_endpoint(endpoint, option);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  const std::string what = option + " '" + endpoint + "'";
+  boost::system::error_code ec;
+  asio::ip::address address =
+      host == "localhost" ? asio::ip::address_v4::loopback() : asio::ip::make_address(host, ec);
+  if (ec) throw UsageError(what + ": '" + host + "' is not an IP address (or localhost)");
+  if (!address.is_loopback() && !allow_remote)
+    throw UsageError(what + ": not a loopback address; the dashboard shows the run to whoever "
+                     "connects: add " + option + "-allow-remote to serve other hosts");
+  impl_->hub = std::move(hub);
+  impl_->host = host == "localhost" ? "127.0.0.1" : host;
+  const tcp::endpoint ep(address, port);
+  impl_->acceptor.open(ep.protocol(), ec);
+  if (!ec) impl_->acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) impl_->acceptor.bind(ep, ec);
+  if (!ec) impl_->acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) throw UsageError(what + ": cannot listen there (" + ec.message() + ")");
+  impl_->accept_thread = std::thread([impl = impl_.get()] { impl->accept_loop(); });
+}
+
+DashboardServer::~DashboardServer() {
+  impl_->stopping = true;
+  impl_->accept_thread.join();
+  {
+    std::lock_guard<std::mutex> lock(impl_->workers_mutex);
+    for (auto& w : impl_->workers)
+      if (!*w.ended) ::shutdown(w.fd, SHUT_RDWR);  // a read waiting for a request returns
+  }
+  for (auto& w : impl_->workers) w.thread.join();
+}
+
+std::uint16_t DashboardServer::port() const { return impl_->acceptor.local_endpoint().port(); }
+
+std::string DashboardServer::url() const {
+  const bool v6 = impl_->acceptor.local_endpoint().address().is_v6();
+  return "http://" + (v6 ? "[" + impl_->host + "]" : impl_->host) + ":" + std::to_string(port()) + "/";
+}
+
+void DashboardServer::drain(double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (impl_->streams > 0 && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+}
+
+}  // namespace fedsim::cli

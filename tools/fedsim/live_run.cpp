@@ -1,0 +1,418 @@
+#include "tools/fedsim/live_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <tuple>
+
+#include "actors/recorder.hpp"
+#include "engine/fbo/algorithm_traits.hpp"
+
+namespace fedsim::cli {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+/// The stream's schema version (docs/stream.md): a new field keeps it, a changed one bumps it.
+constexpr int stream_version = 1;
+
+/// Network events that are traffic, not faults: the stream leaves them out.
+bool is_traffic(const std::string& kind) { return kind == "send" || kind == "deliver"; }
+
+/// NaN and infinities have no JSON: null.
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+std::string seconds(double s) {
+  char buf[32];
+  if (s < 60) std::snprintf(buf, sizeof buf, "%.1f s", s);
+  else if (s < 3600) std::snprintf(buf, sizeof buf, "%dm%02ds", static_cast<int>(s / 60), static_cast<int>(s) % 60);
+  else std::snprintf(buf, sizeof buf, "%dh%02dm", static_cast<int>(s / 3600), static_cast<int>(s / 60) % 60);
+  return buf;
+}
+
+/// The records of one wave, in arrival order until written.
+struct Wave {
+  std::vector<actors::agent_state_event> states;
+  std::vector<actors::observation_event> observations;
+  std::vector<actors::pull_event> pulls;
+  std::vector<actors::network_event> faults;
+  std::vector<actors::round_event> rounds;
+  std::vector<actors::phase_event> phases;
+  bool empty() const {
+    return states.empty() && observations.empty() && pulls.empty() && faults.empty() &&
+           rounds.empty() && phases.empty();
+  }
+};
+
+}  // namespace
+
+struct LiveRun::State {
+  // What the run is (from the scenario).
+  std::string scenario;
+  bool fed_pne = false;
+  bool wall_clock = false;
+  bool is_private = false;
+  int agents = 0;
+  std::int64_t total = 0;  ///< rounds (FBO) or pulls per client (Fed-PNE)
+  double budget = std::numeric_limits<double>::infinity();
+  bool progress = false;
+  bool tty = false;
+  std::int64_t every = 1;  ///< non-tty progress: a line every this many rounds
+
+  std::vector<LineSink> sinks;
+  std::string start_line;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  LiveFigures figures;
+  // Regret so far: each agent's latest simple regret (FBO) or R(t) (Fed-PNE), and their sum
+  // over the agents that observed.
+  std::vector<double> latest;
+  std::vector<char> seen;
+  double sum = 0.0;
+  std::int64_t counted = 0;
+  bool regret_unknown = false;  ///< some agent's regret is NaN (no known optimum)
+  bool progress_shown = false;
+  bool ended = false;
+  bool replay = false;  ///< rebuilt from a finished run's files: no wall times
+  Wave wave;
+
+  double wall() const {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::round(s * 1000.0) / 1000.0;
+  }
+
+  json line(const char* type, double time) const {
+    return json{{"type", type},
+                {"v", stream_version},
+                {"t", number(time)},
+                {"wall", replay ? json(nullptr) : json(wall())}};
+  }
+
+  void write(const json& j) {
+    const std::string text = j.dump();
+    for (auto& s : sinks)
+      if (s.write) s.write(text);
+  }
+  void flush() {
+    for (auto& s : sinks)
+      if (s.flush) s.flush();
+  }
+
+  void track(int agent, double regret) {
+    if (agent < 0) return;
+    if (static_cast<std::size_t>(agent) >= latest.size()) {
+      latest.resize(agent + 1, 0.0);
+      seen.resize(agent + 1, 0);
+    }
+    if (std::isnan(regret)) regret_unknown = true;
+    if (!seen[agent]) {
+      seen[agent] = 1;
+      ++counted;
+    } else {
+      sum -= latest[agent];
+    }
+    latest[agent] = std::isnan(regret) ? 0.0 : regret;
+    sum += latest[agent];
+    figures.has_regret = counted > 0 && !regret_unknown;
+    figures.regret = figures.has_regret ? sum / counted : 0.0;
+  }
+  json regret() const { return figures.has_regret ? json(figures.regret) : json(nullptr); }
+
+  void emit(const actors::agent_state_event& e) {
+    if (sinks.empty()) return;
+    json j = line("agent", e.time);
+    j["agent"] = e.agent;
+    j["state"] = e.state;
+    write(j);
+  }
+  void emit(const actors::observation_event& e) {
+    figures.time = std::max(figures.time, e.time);
+    track(e.agent, e.simple_regret);
+    if (sinks.empty()) return;
+    json j = line("observation", e.time);
+    j["agent"] = e.agent;
+    j["iteration"] = e.iteration;
+    json x = json::array();
+    for (double v : e.x) x.push_back(number(v));
+    j["x"] = std::move(x);
+    j["y"] = number(e.y);
+    j["f"] = number(e.f);
+    j["simple_regret"] = number(e.simple_regret);
+    j["best_y"] = number(e.best_y);
+    write(j);
+  }
+  void emit(const actors::pull_event& e) {
+    figures.time = std::max(figures.time, e.time);
+    track(e.client, e.cumulative_regret);
+    if (sinks.empty()) return;
+    json j = line("pull", e.time);
+    j["client"] = e.client;
+    j["phase"] = e.phase;
+    j["steps"] = e.steps;
+    j["cumulative_regret"] = number(e.cumulative_regret);
+    write(j);
+  }
+  void emit(const actors::network_event& e) {
+    if (sinks.empty()) return;
+    json j = line("fault", e.time);
+    j["kind"] = e.kind;
+    j["from"] = e.from;
+    j["to"] = e.to;
+    j["payload"] = e.payload;
+    j["round"] = e.round;
+    j["bytes"] = e.bytes;
+    j["reason"] = e.reason;
+    write(j);
+  }
+  void emit(const actors::round_event& e) {
+    figures.time = std::max(figures.time, e.time);
+    figures.rounds = std::max<std::int64_t>(figures.rounds, e.round + 1);
+    figures.epsilon = e.epsilon;
+    figures.alive = e.alive;
+    if (!sinks.empty()) write_round(e);
+    show_progress(e.round + 1 == total || (e.round + 1) % every == 0);
+  }
+  void write_round(const actors::round_event& e) {
+    json j = line("round", e.time);
+    j["round"] = e.round;
+    j["participants"] = e.participants;
+    j["selected"] = e.selected;
+    j["late"] = e.late;
+    j["dropped"] = e.dropped;
+    j["rejected"] = e.rejected;
+    j["clipped"] = e.clipped;
+    j["filtered"] = e.filtered;
+    j["alive"] = e.alive;
+    j["released"] = e.released;
+    j["noise_std"] = number(e.noise_std);
+    j["aggregate_norm"] = number(e.aggregate_norm);
+    j["epsilon"] = number(e.epsilon);
+    j["regret"] = regret();
+    write(j);
+    if (is_private) {
+      json p = line("privacy", e.time);
+      p["round"] = e.round;
+      p["epsilon"] = number(e.epsilon);
+      p["epsilon_rdp"] = number(e.epsilon_rdp);
+      p["epsilon_pld"] = number(e.epsilon_pld);
+      p["budget"] = number(budget);
+      write(p);
+    }
+  }
+  void emit(const actors::phase_event& e) {
+    figures.time = std::max(figures.time, e.time);
+    figures.rounds = std::max<std::int64_t>(figures.rounds, e.phase + 1);
+    figures.alive = e.alive;
+    figures.pulls += e.nodes * e.pulls_per_node;
+    if (!sinks.empty()) write_phase(e);
+    show_progress(true);
+  }
+  void write_phase(const actors::phase_event& e) {
+    json j = line("phase", e.time);
+    j["phase"] = e.phase;
+    j["depth"] = e.depth;
+    j["nodes"] = e.nodes;
+    j["pulls_per_node"] = e.pulls_per_node;
+    j["pulls"] = figures.pulls;
+    j["reporters"] = e.reporters;
+    j["excluded"] = e.excluded;
+    j["late"] = e.late;
+    j["rejected"] = e.rejected;
+    j["alive"] = e.alive;
+    j["survivors"] = e.survivors;
+    j["best_mean"] = number(e.best_mean);
+    j["confidence_width"] = number(e.confidence_width);
+    j["regret"] = regret();
+    write(j);
+  }
+
+  /// Writes the held wave in an order independent of arrival: state changes, observations,
+  /// pulls, faults, rounds, phases, each sorted by its own total order.
+  void write_wave() {
+    if (wave.empty()) return;
+    Wave w;
+    std::swap(w, wave);
+    std::sort(w.states.begin(), w.states.end(), [](const auto& a, const auto& b) {
+      return std::tie(a.time, a.agent, a.state) < std::tie(b.time, b.agent, b.state);
+    });
+    std::sort(w.observations.begin(), w.observations.end(), actors::ObservationOrder{});
+    std::sort(w.pulls.begin(), w.pulls.end(), actors::PullOrder{});
+    std::sort(w.faults.begin(), w.faults.end(), actors::EventOrder{});
+    std::sort(w.rounds.begin(), w.rounds.end(),
+              [](const auto& a, const auto& b) { return a.round < b.round; });
+    std::sort(w.phases.begin(), w.phases.end(),
+              [](const auto& a, const auto& b) { return a.phase < b.phase; });
+    for (const auto& e : w.states) emit(e);
+    for (const auto& e : w.observations) emit(e);
+    for (const auto& e : w.pulls) emit(e);
+    for (const auto& e : w.faults) emit(e);
+    for (const auto& e : w.rounds) emit(e);
+    for (const auto& e : w.phases) emit(e);
+    if (!w.rounds.empty() || !w.phases.empty()) flush();
+  }
+
+  /// Holds a record until its wave is complete (virtual time, streaming), or takes it now
+  /// (wall clock, or only a progress line to keep).
+  template <class Event>
+  void take(const Event& e, std::vector<Event>& held, bool flushes) {
+    if (!wall_clock && !sinks.empty()) return held.push_back(e);
+    emit(e);
+    if (flushes) flush();
+  }
+
+  void show_progress(bool plain_line_due) {
+    if (!progress || (!tty && !plain_line_due)) return;
+    const double elapsed = wall();
+    std::string text;
+    char buf[160];
+    double done = 0.0;
+    if (fed_pne) {
+      std::snprintf(buf, sizeof buf, "pulls %lld/%lld per client  phase %lld",
+                    static_cast<long long>(figures.pulls), static_cast<long long>(total),
+                    static_cast<long long>(figures.rounds - 1));
+      done = total > 0 ? static_cast<double>(figures.pulls) / total : 0.0;
+    } else {
+      std::snprintf(buf, sizeof buf, "round %lld/%lld", static_cast<long long>(figures.rounds),
+                    static_cast<long long>(total));
+      done = total > 0 ? static_cast<double>(figures.rounds) / total : 0.0;
+    }
+    text += buf;
+    std::snprintf(buf, sizeof buf, "  t %.3f  wall %s", figures.time, seconds(elapsed).c_str());
+    text += buf;
+    if (figures.has_regret) {
+      std::snprintf(buf, sizeof buf, fed_pne ? "  regret R(t) %.4g" : "  regret %.4g", figures.regret);
+      text += buf;
+    }
+    if (is_private) {
+      std::snprintf(buf, sizeof buf, "  eps %.3f", figures.epsilon);
+      text += buf;
+      if (std::isfinite(budget)) {
+        std::snprintf(buf, sizeof buf, "/%g", budget);
+        text += buf;
+      }
+    }
+    std::snprintf(buf, sizeof buf, "  alive %d/%d", figures.alive, agents);
+    text += buf;
+    if (done > 0.0 && done < 1.0) text += "  left ~" + seconds(elapsed * (1.0 - done) / done);
+    std::fprintf(stderr, tty ? "\r%s\033[K" : "%s\n", text.c_str());
+    progress_shown = true;
+  }
+
+  void end_line(json j) {
+    write_wave();
+    write(j);
+    flush();
+    if (progress && tty && progress_shown) std::fprintf(stderr, "\n");
+    ended = true;
+  }
+};
+
+LiveRun::LiveRun(const scenario::ScenarioConfig& config, bool progress, bool tty)
+    : state_(std::make_shared<State>()) {
+  State& s = *state_;
+  s.scenario = config.name;
+  s.fed_pne = config.xarmed.enabled && !config.xarmed.hct;
+  s.wall_clock = config.run.wall();
+  s.agents = config.world.agents;
+  if (s.fed_pne) {
+    s.total = config.xarmed.fed_pne.budget;
+    s.is_private = config.xarmed.fed_pne.dp_epsilon > 0.0;
+  } else {
+    s.total = config.algorithm.iterations;
+    s.is_private = fbo::traits(config.algorithm.algorithm).is_private;
+    s.budget = config.privacy.budget;
+  }
+  s.progress = progress;
+  s.tty = tty;
+  s.every = std::max<std::int64_t>(1, s.total / 10);
+  json j = s.line("start", 0.0);
+  j["scenario"] = config.name;
+  j["family"] = s.fed_pne ? "fed-pne" : "fbo";
+  j["algorithm"] = s.fed_pne ? (s.is_private ? "dp-fed-pne" : "fed-pne")
+                             : fbo::to_string(config.algorithm.algorithm);
+  j["agents"] = s.agents;
+  j[s.fed_pne ? "pulls_per_client" : "rounds"] = s.total;
+  j["clock"] = s.wall_clock ? "wall" : "virtual";
+  j["seed"] = config.seed;
+  j["private"] = s.is_private;
+  j["epsilon_budget"] = number(s.budget);
+  s.start_line = j.dump();
+}
+
+LiveRun::~LiveRun() = default;
+
+void LiveRun::add_sink(LineSink sink) { state_->sinks.push_back(std::move(sink)); }
+
+void LiveRun::replaying() { state_->replay = true; }
+
+void LiveRun::attach(actors::RunObserver& o) {
+  auto chain = [](auto& slot, auto mine) {
+    slot = [before = std::move(slot), mine](const auto& e) {
+      if (before) before(e);
+      mine(e);
+    };
+  };
+  std::shared_ptr<State> s = state_;
+  chain(o.observation,
+        [s](const actors::observation_event& e) { s->take(e, s->wave.observations, false); });
+  chain(o.pull, [s](const actors::pull_event& e) { s->take(e, s->wave.pulls, false); });
+  chain(o.event, [s](const actors::network_event& e) {
+    if (!is_traffic(e.kind)) s->take(e, s->wave.faults, false);
+  });
+  chain(o.round, [s](const actors::round_event& e) { s->take(e, s->wave.rounds, true); });
+  chain(o.phase, [s](const actors::phase_event& e) { s->take(e, s->wave.phases, true); });
+  // State changes and waves matter to a stream only (the network sends them when asked).
+  if (s->sinks.empty()) return;
+  chain(o.agent, [s](const actors::agent_state_event& e) { s->take(e, s->wave.states, false); });
+  chain(o.wave, [s](double) { s->write_wave(); });
+}
+
+void LiveRun::start(int threads) {
+  State& s = *state_;
+  s.start = std::chrono::steady_clock::now();
+  json j = json::parse(s.start_line);
+  j["threads"] = threads;
+  j["wall"] = s.replay ? json(nullptr) : json(0.0);
+  s.start_line = j.dump();
+  for (auto& sink : s.sinks)
+    if (sink.write) sink.write(s.start_line);
+  s.flush();
+}
+
+void LiveRun::end(const actors::RunResult& r) {
+  State& s = *state_;
+  s.write_wave();
+  json j = s.line("end", r.network.final_time);
+  j["completed"] = r.completed;
+  j["reason"] = r.reason;
+  j[s.fed_pne ? "phases" : "rounds"] = s.figures.rounds;
+  if (s.fed_pne) {
+    j["average_cumulative_regret"] = number(r.average_cumulative_regret);
+  } else {
+    j["final_simple_regret"] = number(r.final_simple_regret);
+  }
+  j["epsilon"] = number(r.epsilon);
+  j["messages"] = r.network.sent;
+  j["dropped"] = r.network.dropped;
+  s.end_line(std::move(j));
+}
+
+void LiveRun::abort(const std::string& reason) {
+  State& s = *state_;
+  if (s.ended) return;
+  json j = s.line("end", s.figures.time);
+  j["completed"] = false;
+  j["reason"] = reason;
+  j[s.fed_pne ? "phases" : "rounds"] = s.figures.rounds;
+  try {
+    s.end_line(std::move(j));
+  } catch (const std::exception&) {
+    // The run's own error is the one to report; a stream that cannot be written adds nothing.
+  }
+}
+
+const LiveFigures& LiveRun::figures() const { return state_->figures; }
+
+}  // namespace fedsim::cli

@@ -1,0 +1,73 @@
+#pragma once
+/// The live view of a run (`fedsim run --stream`, `--dashboard`, and the progress line): every
+/// record the run's observer sees (actors::RunObserver) becomes one JSON object on a line, with
+/// a start line before the run and an end line after it. The schema, version 1, is in
+/// docs/stream.md.
+///
+/// In virtual time the lines of one virtual instant are held until the clock moves on, then
+/// written in an order that never depends on thread timing (records of one instant arrive in
+/// any order), so a stream is the same for any thread count but for its `wall` fields; the
+/// running figures a round line carries (regret so far) count every observation of the round's
+/// instant. In wall-clock time each record is written as it arrives.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "actors/federation.hpp"
+
+namespace fedsim::cli {
+
+/// Where lines go: `write` gets each line without its newline; `flush` is called after each
+/// round (phase) and at the end.
+struct LineSink {
+  std::function<void(const std::string& line)> write;
+  std::function<void()> flush;
+};
+
+/// What the progress line and the end line say, kept as the records go by.
+struct LiveFigures {
+  std::int64_t rounds = 0;           ///< rounds closed (FBO) or phases closed (Fed-PNE)
+  double time = 0.0;                 ///< virtual (model) time of the last record
+  double regret = 0.0;               ///< FBO: mean simple regret so far; Fed-PNE: mean R(t)
+  bool has_regret = false;           ///< some agent observed (pulled)
+  double epsilon = 0.0;              ///< spent so far (privacy.accountant)
+  std::int32_t alive = -1;           ///< agents the server expects (-1: no round closed yet)
+  std::int64_t pulls = 0;            ///< Fed-PNE: pulls per client so far
+};
+
+class LiveRun {
+ public:
+  /// `progress`: print the progress line to stderr (`tty`: in place; otherwise a plain line
+  /// every tenth of the run for FBO, every phase for Fed-PNE).
+  LiveRun(const scenario::ScenarioConfig& config, bool progress, bool tty);
+  ~LiveRun();
+  LiveRun(const LiveRun&) = delete;
+  LiveRun& operator=(const LiveRun&) = delete;
+
+  void add_sink(LineSink sink);
+  /// The records come from a finished run's files (run_replay.hpp): every `wall` is null.
+  void replaying();
+  /// Sets the observer's callbacks (those already set are called first). Call before the run,
+  /// after add_sink: without a sink only the progress line is kept, from records taken as
+  /// they arrive, and the network is not asked for state changes and waves.
+  void attach(actors::RunObserver& observer);
+  /// The start line (written to every sink added so far, and kept for later ones).
+  void start(int threads);
+  /// The lines still held, then the end line; ends the progress line.
+  void end(const actors::RunResult& result);
+  /// The run failed or stopped: the lines still held, then an end line with the reason (a
+  /// sink that fails here is ignored: the run's error is the one to report).
+  void abort(const std::string& reason);
+
+  const LiveFigures& figures() const;
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace fedsim::cli
