@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -123,19 +124,110 @@ void check_points(const std::vector<std::map<std::string, std::string>>& data, c
   }
 }
 
-/// Every image is there and is what its name says.
-void check_images(const fs::path& dir,
-                  const std::vector<std::string>& names = {"regret", "regret_time",
-                                                           "privacy_utility", "stragglers",
-                                                           "staleness"}) {
+/// Every image is there, in the format asked for and no other, is what its name says, and is
+/// listed in plots.json; plots.json lists no other.
+void check_images(const fs::path& dir, const std::vector<std::string>& names,
+                  const std::string& format = "png") {
+  const auto shown = nlohmann::json::parse(slurp(dir / "plots.json"));
+  CHECK(shown["format"] == format);
+  std::set<std::string> listed;
+  for (const auto& f : shown["figures"]) listed.insert(f["name"].get<std::string>());
+  CHECK(listed == std::set<std::string>(names.begin(), names.end()));
   for (const std::string& name : names) {
     INFO(name);
-    const std::string png = slurp(dir / (name + ".png"));
-    CHECK(png.rfind("\x89PNG\r\n\x1a\n", 0) == 0);
-    const std::string svg = slurp(dir / (name + ".svg"));
-    CHECK((svg.rfind("<?xml", 0) == 0 || svg.rfind("<svg", 0) == 0));
-    CHECK(svg.find("</svg>") != std::string::npos);
+    const std::string image = slurp(dir / (name + "." + format));
+    if (format == "png") CHECK(image.rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+    if (format == "pdf") CHECK(image.rfind("%PDF-", 0) == 0);
+    if (format == "svg") {
+      CHECK((image.rfind("<?xml", 0) == 0 || image.rfind("<svg", 0) == 0));
+      CHECK(image.find("</svg>") != std::string::npos);
+    }
+    for (const char* other : {"png", "pdf", "svg"})
+      if (other != format) CHECK_FALSE(fs::exists(dir / (name + "." + other)));
   }
+}
+
+/// plot_data.csv's rows by column name: a label holding a comma ("fts-de, q = 0.25") is quoted,
+/// as Python's csv module (and pandas) write and read it.
+std::vector<std::map<std::string, std::string>> read_plot_data(const fs::path& path) {
+  std::istringstream in(slurp(path));
+  auto cells = [](const std::string& line) {
+    std::vector<std::string> out(1);
+    bool quoted = false;
+    for (std::size_t k = 0; k < line.size(); ++k) {
+      const char c = line[k];
+      if (c == '"' && quoted && k + 1 < line.size() && line[k + 1] == '"') out.back() += line[++k];
+      else if (c == '"') quoted = !quoted;
+      else if (c == ',' && !quoted) out.emplace_back();
+      else out.back() += c;
+    }
+    return out;
+  };
+  std::string line;
+  std::getline(in, line);
+  const auto header = cells(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    const auto row = cells(line);
+    REQUIRE(row.size() == header.size());
+    rows.emplace_back();
+    for (std::size_t k = 0; k < row.size(); ++k) rows.back()[header[k]] = row[k];
+  }
+  return rows;
+}
+
+/// A PNG's width and height in pixels (its IHDR chunk).
+std::pair<unsigned long, unsigned long> png_size(const fs::path& path) {
+  const std::string png = slurp(path);
+  REQUIRE(png.size() > 24);
+  auto be32 = [&](std::size_t at) {
+    unsigned long v = 0;
+    for (std::size_t k = at; k < at + 4; ++k) v = (v << 8) | static_cast<unsigned char>(png[k]);
+    return v;
+  };
+  return {be32(16), be32(20)};
+}
+
+/// plots.json's entry for a figure.
+nlohmann::json figure(const fs::path& dir, const std::string& name) {
+  const auto shown = nlohmann::json::parse(slurp(dir / "plots.json"));  // outlives the loop
+  for (const auto& f : shown["figures"])
+    if (f["name"] == name) return f;
+  FAIL("no figure " << name << " in plots.json");
+  return {};
+}
+
+/// Checks a plot's rows for one label against the mean over runs of step functions (time,
+/// value) on 200 evenly spaced times up to the last time of any: a run counts from its first
+/// time and keeps its last value after its end. Returns how many points there were.
+std::size_t check_time_grid(const std::vector<std::map<std::string, std::string>>& data,
+                            const std::string& plot, const std::string& label,
+                            const std::vector<std::map<double, double>>& runs) {
+  INFO(plot << " / " << label);
+  double end = 0.0;
+  for (const auto& r : runs) end = std::max(end, r.rbegin()->first);
+  REQUIRE(end > 0);
+  std::vector<std::map<std::string, std::string>> rows;
+  for (const auto& row : data)
+    if (row.at("plot") == plot && row.at("label") == label) rows.push_back(row);
+  std::size_t k = 0;
+  for (int i = 0; i < 200; ++i) {
+    const double t = end * i / 199.0;
+    std::vector<double> xs;
+    for (const auto& line : runs) {
+      auto it = line.upper_bound(t);
+      if (it != line.begin()) xs.push_back(std::prev(it)->second);
+    }
+    if (xs.empty()) continue;  // no run has started yet
+    INFO("t = " << t);
+    REQUIRE(k < rows.size());
+    CHECK(close(std::stod(rows[k].at("x")), t, 1e-6));
+    CHECK(close(std::stod(rows[k].at("y")), mean_se(xs).mean, 1e-8));
+    CHECK(rows[k].at("n") == std::to_string(xs.size()));
+    ++k;
+  }
+  CHECK(k == rows.size());
+  return k;
 }
 
 /// The plot command needs matplotlib: say so plainly instead of failing later on.
@@ -162,12 +254,14 @@ TEST_CASE("fedsim plot draws a sweep folder from its runs' files", "[cli][plot]"
   const auto p = run_fedsim("plot " + sweep.string() + " --out " + out.string());
   INFO(p.output);
   REQUIRE(p.exit_code == 0);
-  check_images(out);
-  const auto data = read_table(out / "plot_data.csv");
+  // Agents that finish their iterations leave the count of those alive: alive is drawn too.
+  check_images(out, {"regret", "regret_time", "privacy_utility", "alive", "stragglers", "staleness"});
+  const auto data = read_plot_data(out / "plot_data.csv");
   bool some_late = false;
   for (const std::string deadline : {"0.5", "1"}) {
-    const std::string label = "policy.deadline=" + deadline;
-    std::vector<fs::path> runs = {sweep / label / "seed=1", sweep / label / "seed=2"};
+    const std::string label = "deadline = " + deadline;  // the grid point policy.deadline=...
+    const fs::path point = sweep / ("policy.deadline=" + deadline);
+    std::vector<fs::path> runs = {point / "seed=1", point / "seed=2"};
 
     // Regret: the mean over agents per run, then mean and standard error over seeds.
     std::vector<std::vector<double>> curves;
@@ -178,31 +272,10 @@ TEST_CASE("fedsim plot draws a sweep folder from its runs' files", "[cli][plot]"
 
     // Regret against virtual time: 200 evenly spaced times up to the label's last observation;
     // a run counts from the time all its agents have observed, and keeps its final value.
-    const auto t1 = regret_timeline(runs[0]), t2 = regret_timeline(runs[1]);
-    const double end = std::max(t1.rbegin()->first, t2.rbegin()->first);
-    REQUIRE(end > 0);
-    std::vector<std::map<std::string, std::string>> timed;
-    for (const auto& row : data)
-      if (row.at("plot") == "regret_time" && row.at("label") == label) timed.push_back(row);
-    std::size_t k = 0;
-    for (int i = 0; i < 200; ++i) {
-      const double t = end * i / 199.0;
-      std::vector<double> xs;
-      for (const auto* line : {&t1, &t2}) {
-        auto it = line->upper_bound(t);
-        if (it != line->begin()) xs.push_back(std::prev(it)->second);
-      }
-      if (xs.empty()) continue;  // no run has all its agents observed yet
-      INFO("t = " << t);
-      REQUIRE(k < timed.size());
-      CHECK(close(std::stod(timed[k].at("x")), t, 1e-6));
-      const MeanSe expected = mean_se(xs);
-      CHECK(close(std::stod(timed[k].at("y")), expected.mean, 1e-8));
-      CHECK(timed[k].at("n") == std::to_string(xs.size()));
-      ++k;
-    }
-    CHECK(k == timed.size());
-    CHECK(k > 10);  // the points before every agent has observed are left out
+    const std::size_t k =
+        check_time_grid(data, "regret_time", label, {regret_timeline(runs[0]), regret_timeline(runs[1])});
+    CHECK(k > 10);
+    CHECK(k < 200);  // the points before every agent has observed are left out
 
     // Late reports per round (rounds.csv), over the rounds both seeds have or one has.
     std::vector<std::vector<double>> late;
@@ -257,10 +330,15 @@ TEST_CASE("fedsim plot draws a single run folder", "[cli][plot]") {
   const auto p = run_fedsim("plot " + run.string() + " --label tiny --out " + out.string());
   INFO(p.output);
   REQUIRE(p.exit_code == 0);
-  check_images(out, {"regret", "privacy_utility", "stragglers", "staleness"});
-  CHECK(!fs::exists(out / "regret_time.png"));  // tiny's network is perfect: no time passes
-  CHECK(p.output.find("regret_time not drawn") != std::string::npos);
-  const auto data = read_table(out / "plot_data.csv");
+  // tiny's network is perfect: no time passes, nobody is late, dropped or dies, so those
+  // figures would be empty and are not drawn (they were, with negative counts on the axis).
+  check_images(out, {"regret", "privacy_utility"});
+  for (const char* name : {"regret_time", "stragglers", "staleness", "alive", "too_stale"}) {
+    INFO(name);
+    CHECK_FALSE(fs::exists(out / (std::string(name) + ".png")));
+    CHECK(p.output.find(std::string(name) + " not drawn") != std::string::npos);
+  }
+  const auto data = read_plot_data(out / "plot_data.csv");
   std::vector<MeanSe> expected;
   for (double y : regret_curve(run)) expected.push_back({y, std::nan("")});  // one seed: no se
   check_points(data, "regret", "tiny", expected);
@@ -289,7 +367,7 @@ TEST_CASE("fedsim plot draws the target's regret in FTS's target-agent setting",
     const int t = std::stoi(o.at("iteration"));
     if (t >= 0) expected[t].mean = std::stod(o.at("simple_regret"));
   }
-  check_points(read_table(out / "plot_data.csv"), "regret", "fts", expected);
+  check_points(read_plot_data(out / "plot_data.csv"), "regret", "fts", expected);
 }
 
 TEST_CASE("fedsim plot draws an HCT sweep (the baseline's curve) thinned to 1000 steps",
@@ -313,7 +391,7 @@ TEST_CASE("fedsim plot draws an HCT sweep (the baseline's curve) thinned to 1000
     REQUIRE(seeds.back().size() == 2500);
   }
   std::vector<std::map<std::string, std::string>> points;
-  for (const auto& r : read_table(out / "plot_data.csv"))
+  for (const auto& r : read_plot_data(out / "plot_data.csv"))
     if (r.at("plot") == "cumulative_regret" && r.at("label") == "hct") points.push_back(r);
   REQUIRE(points.size() == 1000);
   CHECK(points.front().at("x") == "1");
@@ -343,4 +421,162 @@ TEST_CASE("fedsim plot rejects folders that are not runs or sweeps with exit cod
     CHECK(r.output.rfind("fedsim: error: ", 0) == 0);
     CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
   }
+}
+
+TEST_CASE("fedsim plot names grid points by their values, titles the scenario, keeps colours",
+          "[cli][plot]") {
+  require_matplotlib();
+  const fs::path sweep = fresh_dir("plot-labels");
+  const auto s = run_fedsim("sweep " + (scenarios / "tiny.toml").string() +
+                            " --grid algorithm.q=0.25,0.5 --grid algorithm.name=dp-fts,dp-fts-de "
+                            "--seeds 2 --jobs 2 --quiet --out " + sweep.string());
+  INFO(s.output);
+  REQUIRE(s.exit_code == 0);
+  const fs::path out = fresh_dir("plot-labels-out");
+  const auto p = run_fedsim("plot " + sweep.string() + " --log-y --out " + out.string());
+  INFO(p.output);
+  REQUIRE(p.exit_code == 0);
+  check_images(out, {"regret", "privacy_utility"});
+  // The raw "algorithm.q=0.25 algorithm.name=dp-fts" reads "dp-fts, q = 0.25": the name first.
+  const std::set<std::string> labels = {"dp-fts, q = 0.25", "dp-fts-de, q = 0.25",
+                                        "dp-fts, q = 0.5", "dp-fts-de, q = 0.5"};
+  std::set<std::string> plotted;
+  for (const auto& row : read_plot_data(out / "plot_data.csv"))
+    if (row.at("plot") == "regret") plotted.insert(row.at("label"));
+  CHECK(plotted == labels);
+  // The title: the scenario with N and T from summary.json (tiny: N = 8, T = 5).
+  const auto shown = nlohmann::json::parse(slurp(out / "plots.json"));
+  CHECK(shown["title"] == "tiny (N = 8, T = 5)");
+  CHECK(shown["log_y"] == true);
+  std::map<std::string, std::string> colour;  // label -> colour, the same in every figure
+  for (const char* name : {"regret", "privacy_utility"}) {
+    const auto f = figure(out, name);
+    INFO(name);
+    CHECK(f["title"] == "tiny (N = 8, T = 5)");
+    CHECK(f["yscale"] == "log");
+    REQUIRE(f["legend"].size() == 4);
+    for (const auto& entry : f["legend"]) {
+      const std::string shown_label = entry[0], c = entry[1];
+      // The regret legend adds the mean eps of private runs: "dp-fts, q = 0.25 (ε = ...)".
+      const std::string label = shown_label.substr(0, shown_label.find(" (ε = "));
+      CHECK(labels.count(label) == 1);
+      if (std::string(name) == "regret") CHECK(shown_label.find(" (ε = ") != std::string::npos);
+      const auto [it, fresh] = colour.emplace(label, c);
+      CHECK(it->second == c);
+    }
+  }
+  std::set<std::string> distinct;
+  for (const auto& [label, c] : colour) distinct.insert(c);
+  CHECK(distinct.size() == 4);
+
+  // A label before the values; "" leaves them alone; --no-title: no title; linear by default.
+  const fs::path out2 = fresh_dir("plot-labels-out2");
+  const auto p2 = run_fedsim("plot " + sweep.string() + " " + sweep.string() +
+                             " --label '' --label mine --no-title --out " + out2.string());
+  INFO(p2.output);
+  REQUIRE(p2.exit_code == 0);
+  std::set<std::string> twice;
+  for (const auto& row : read_plot_data(out2 / "plot_data.csv"))
+    if (row.at("plot") == "regret") twice.insert(row.at("label"));
+  CHECK(twice.count("dp-fts, q = 0.25") == 1);
+  CHECK(twice.count("mine, dp-fts, q = 0.25") == 1);
+  CHECK(twice.size() == 8);
+  const auto regret = figure(out2, "regret");
+  CHECK(regret["title"] == "");
+  CHECK(regret["yscale"] == "linear");
+  // More than four labels: the legend goes below the axes, not beside them: the image is no
+  // wider than the one with four labels inside, and taller.
+  const auto [w8, h8] = png_size(out2 / "regret.png");
+  const auto [w4, h4] = png_size(out / "regret.png");
+  CHECK(w8 <= w4 + 60);
+  CHECK(h8 > h4 + 60);
+}
+
+TEST_CASE("fedsim plot --format pdf and svg write only that format, the same bytes every time",
+          "[cli][plot]") {
+  require_matplotlib();
+  const fs::path run = fresh_dir("plot-format");
+  REQUIRE(run_fedsim("run " + (scenarios / "tiny.toml").string() + " --quiet --out " + run.string())
+              .exit_code == 0);
+  for (const std::string format : {"pdf", "svg", "png"}) {
+    INFO(format);
+    const fs::path a = fresh_dir("plot-format-" + format + "-a"), b = fresh_dir("plot-format-" + format + "-b");
+    for (const auto& out : {a, b}) {
+      const auto p = run_fedsim("plot " + run.string() + " --format " + format + " --out " + out.string());
+      INFO(p.output);
+      REQUIRE(p.exit_code == 0);
+    }
+    check_images(a, {"regret", "privacy_utility"}, format);
+    for (const std::string name : {"regret." + format, "privacy_utility." + format, std::string("plot_data.csv"),
+                                   std::string("plots.json")})
+      CHECK(slurp(a / name) == slurp(b / name));
+  }
+}
+
+TEST_CASE("fedsim plot draws agents alive over time and the async runs' too-stale vectors",
+          "[cli][plot]") {
+  require_matplotlib();
+  const fs::path sweep = fresh_dir("plot-alive");
+  const auto s = run_fedsim(
+      "sweep " + (scenarios / "stragglers/study/base.toml").string() +
+      " --set world.agents=30 --set algorithm.iterations=10 --set policy.async_every=5"
+      " --set policy.max_staleness=1 --set 'world.network.crashes=[{fraction=0.3,time=5.0,recover=inf}]'"
+      " --grid policy.kind=sync,async --seeds 2 --jobs 2 --quiet --out " + sweep.string());
+  INFO(s.output);
+  REQUIRE(s.exit_code == 0);
+  const fs::path out = fresh_dir("plot-alive-out");
+  const auto p = run_fedsim("plot " + sweep.string() + " --out " + out.string());
+  INFO(p.output);
+  REQUIRE(p.exit_code == 0);
+  const auto data = read_plot_data(out / "plot_data.csv");
+  double too_stale = 0;
+  for (const std::string policy : {"sync", "async"}) {
+    const fs::path point = sweep / ("policy.kind=" + policy);
+    std::vector<std::map<double, double>> alive;
+    std::vector<std::vector<double>> dropped;
+    for (const char* seed : {"seed=1", "seed=2"}) {
+      alive.emplace_back();
+      dropped.emplace_back();
+      for (const auto& r : read_table(point / seed / "rounds.csv")) {
+        alive.back()[std::stod(r.at("time"))] = std::stod(r.at("alive"));
+        dropped.back().push_back(std::stod(r.at("dropped")));
+      }
+    }
+    // Agents alive: rounds.csv's column on the time grid, like regret_time.
+    CHECK(check_time_grid(data, "alive", policy, alive) > 10);
+    // Async's dropped vectors (too stale) in too_stale, the others' in stragglers' dropped.
+    std::vector<MeanSe> expected;
+    for (std::size_t k = 0; k < std::max(dropped[0].size(), dropped[1].size()); ++k) {
+      std::vector<double> xs;
+      for (const auto& d : dropped)
+        if (k < d.size()) xs.push_back(d[k]);
+      expected.push_back(mean_se(xs));
+      if (policy == "async") too_stale += expected.back().mean;
+    }
+    if (policy == "async") {
+      check_points(data, "too_stale", policy, expected);
+    } else {
+      // Sync waits for every live agent: nothing late or dropped, so no stragglers figure.
+      for (const auto& e : expected) CHECK(e.mean == 0);
+      check_points(data, "dropped", policy, {});
+    }
+    check_points(data, policy == "async" ? "dropped" : "too_stale", policy, {});
+  }
+  CHECK(too_stale > 0);  // else too_stale would not be drawn, and this checked nothing
+  check_images(out, {"regret", "regret_time", "privacy_utility", "alive", "too_stale"});
+  CHECK(figure(out, "alive")["xlabel"] == "virtual time (s)");
+}
+
+TEST_CASE("fedsim plot refuses a bad --format with exit code 2, in one line", "[cli][plot]") {
+  const fs::path run = fresh_dir("plot-bad-format");
+  REQUIRE(run_fedsim("run " + (scenarios / "tiny.toml").string() + " --quiet --out " + run.string())
+              .exit_code == 0);
+  for (const std::string format : {"jpg", "PNG", "''"}) {
+    INFO(format);
+    const auto r = run_fedsim("plot " + run.string() + " --format " + format);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.rfind("fedsim: error: --format", 0) == 0);
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
+  CHECK_FALSE(fs::exists(run / "plots"));  // refused before anything was written
 }
