@@ -1,5 +1,6 @@
 #include "engine/xarmed/hct_run.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -35,6 +36,7 @@ HctResult run_with(H& hct, const HctRunConfig& config, const FederatedProblem& p
   HctResult result;
   if (config.record_curve) result.regret_curve.reserve(static_cast<std::size_t>(config.budget));
   double regret = 0.0;
+  const std::int64_t every = std::max<std::int64_t>(1, config.budget / 100);
   for (std::int64_t t = 0; t < config.budget; ++t) {
     const Eigen::VectorXd& x = hct.propose(rng);
     double value;
@@ -50,6 +52,8 @@ HctResult run_with(H& hct, const HctRunConfig& config, const FederatedProblem& p
     regret += f_star - value;
     hct.observe(value + rng.uniform(-problem.noise, problem.noise));
     if (config.record_curve) result.regret_curve.push_back(regret);
+    if (config.on_progress && ((t + 1) % every == 0 || t + 1 == config.budget))
+      config.on_progress(t + 1, regret);
   }
   result.cumulative_regret = regret;
   result.tree_size = hct.tree_size();

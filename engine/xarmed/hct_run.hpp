@@ -4,6 +4,7 @@
 /// The partition's axes come from the seed, point draws and reward noise from
 /// RandomStream(seed, "hct.run").
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -24,6 +25,9 @@ struct HctRunConfig {
   PointRule point = PointRule::centre;
   HctVariant variant = HctVariant::azar;
   bool record_curve = true;     ///< keep the per-step cumulative regret curve
+  /// Called with (steps done, cumulative regret) after every hundredth of the budget and after
+  /// the last step, when set (a progress line: `fedsim run --driver loop`).
+  std::function<void(std::int64_t, double)> on_progress;
 
   /// Throws std::invalid_argument naming the parameter.
   void validate() const;

@@ -480,10 +480,10 @@ TEST_CASE("a lost agent process ends a served run in virtual time, naming its ag
   const std::string port = wait_for_port(serve, dir / "port");
   Fedsim doomed(agents_args(port, secret, "0-14", dir, {"--quiet"}), dir / "doomed.log");
   Fedsim survivor(agents_args(port, secret, "15-59", dir, {"--quiet"}), dir / "survivor.log");
-  // Mid-run: the server has closed round 6 (it prints every 6th round).
+  // Mid-run: the agents are 6 iterations in (the server prints a line per tenth of them).
   {
     INFO(serve.output());
-    REQUIRE(serve.wait_for_output("\nround 6  time", 60));
+    REQUIRE(serve.wait_for_output("  iteration 6/60  t ", 60));
   }
   doomed.kill();
   const auto killed = Clock::now();
@@ -540,7 +540,7 @@ void check_killed_agents_presumed_dead(const std::string& policy, const Args& se
   Fedsim survivor(agents_args(port, secret, "6-19", dir, {"--quiet"}), dir / "survivor.log");
   {
     INFO(serve.output());
-    REQUIRE(serve.wait_for_output("\nround 8  time", 20));  // printed every 4th round
+    REQUIRE(serve.wait_for_output("  iteration 8/40  t ", 20));  // a line per tenth
   }
   doomed.kill();
   const bool ended = serve.wait(30);
@@ -637,7 +637,7 @@ TEST_CASE("agents whose server is killed stop within seconds, saying they lost i
   Fedsim agents(agents_args(port, secret, "0-59", dir, {"--quiet"}), dir / "agents.log");
   {
     INFO(serve.output());
-    REQUIRE(serve.wait_for_output("\nround 6  time", 60));
+    REQUIRE(serve.wait_for_output("  iteration 6/60  t ", 60));
   }
   serve.kill();
   CHECK(serve.killed_by(SIGKILL));
@@ -677,7 +677,7 @@ TEST_CASE("a killed agent process started again rejoins a wall-clock run as reco
   Fedsim survivor(agents_args(port, secret, "6-19", dir, {"--quiet"}), dir / "survivor.log");
   {
     INFO(serve.output());
-    REQUIRE(serve.wait_for_output("\nround 8  time", 20));
+    REQUIRE(serve.wait_for_output("  iteration 8/40  t ", 20));
   }
   doomed.kill();
   {

@@ -155,16 +155,24 @@ TEST_CASE("fedsim run --stream: an FBO run's stream is valid, matches its files,
         Approx(summary["mean_final_simple_regret"].get<double>()).epsilon(1e-12));
 }
 
-TEST_CASE("fedsim run --stream: a Fed-PNE run's stream is valid and matches its files",
+TEST_CASE("fedsim run --stream: a Fed-PNE run's stream is valid, matches its files, and is "
+          "the same for 1 and 4 threads",
           "[cli][stream][xarmed]") {
-  const fs::path dir = fresh_dir("stream-fed-pne");
-  const fs::path stream = dir.string() + ".jsonl";
-  const auto r = run_fedsim("run " + (scenarios / "xarmed" / "garland.toml").string() +
-                            " --set world.agents=4 --set algorithm.budget=600"
-                            " --set 'world.network.crashes=[{agents=[2],time=0.0,recover=inf}]'"
-                            " --quiet --out " + dir.string() + " --stream " + stream.string());
-  INFO(r.output);
-  REQUIRE(r.exit_code == 0);
+  fs::path dir, stream;
+  std::vector<std::string> first;
+  for (int threads : {1, 4}) {
+    dir = fresh_dir("stream-fed-pne-" + std::to_string(threads));
+    stream = dir.string() + ".jsonl";
+    const auto r = run_fedsim("run " + (scenarios / "xarmed" / "stragglers-garland.toml").string() +
+                              " --set world.agents=4 --set algorithm.budget=600"
+                              " --set 'world.network.crashes=[{agents=[2],time=0.0,recover=inf}]'"
+                              " --quiet --threads " + std::to_string(threads) + " --out " +
+                              dir.string() + " --stream " + stream.string());
+    INFO(r.output);
+    REQUIRE(r.exit_code == 0);
+    if (threads == 1) first = reproducible(stream);
+    else CHECK(reproducible(stream) == first);
+  }
   const json counts = validate(stream);
   CHECK(counts["phase"] == read_rows(dir / "phases.csv").size() - 1);
   CHECK(counts["pull"] == read_rows(dir / "observations.csv").size() - 1);
@@ -172,10 +180,14 @@ TEST_CASE("fedsim run --stream: a Fed-PNE run's stream is valid and matches its 
   const auto start = records(stream, "start");
   CHECK(start[0]["family"] == "fed-pne");
   CHECK(start[0]["pulls_per_client"] == 600);
-  const auto crashed = records(stream, "agent");
-  REQUIRE(!crashed.empty());
-  CHECK(crashed[0]["agent"] == 2);
-  CHECK(crashed[0]["state"] == "crashed");
+  int crashed = 0;
+  for (const auto& a : records(stream, "agent"))
+    if (a["state"] == "crashed") {
+      ++crashed;
+      CHECK(a["agent"] == 2);
+      CHECK(a["t"] == 0.0);
+    }
+  CHECK(crashed == 1);
   const auto phases = records(stream, "phase");
   REQUIRE(!phases.empty());
   // Pulls per client grow to at most the budget; the last phase's regret is the mean R(T) of
@@ -255,11 +267,53 @@ TEST_CASE("fedsim run: the progress line says round r/R, regret, eps of the budg
                             dir.string());
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  // stderr is not a terminal: a plain line every tenth of the rounds (every 2 rounds of 20).
-  const std::regex line(R"(round (\d+)/20  t [0-9.]+  wall [0-9.]+ s  regret [0-9.e-]+  eps [0-9.]+/50  alive 8/8(  left ~[0-9.]+ s)?)");
-  std::vector<int> shown;
+  // stderr is not a terminal: a plain line each time the iterations pass a tenth (every 2 of
+  // 20; under sync a round is an iteration).
+  const std::regex line(R"(round (\d+)  iteration (\d+)/20  t [0-9.]+  wall [0-9.]+ s  regret [0-9.e-]+  eps [0-9.]+/50  alive 8/8(  left ~[0-9.]+ s)?\n)");
+  std::vector<int> rounds, iterations;
   for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), line);
-       it != std::sregex_iterator(); ++it)
-    shown.push_back(std::stoi((*it)[1]));
-  CHECK(shown == std::vector<int>{2, 4, 6, 8, 10, 12, 14, 16, 18, 20});
+       it != std::sregex_iterator(); ++it) {
+    rounds.push_back(std::stoi((*it)[1]));
+    iterations.push_back(std::stoi((*it)[2]));
+  }
+  CHECK(iterations == std::vector<int>{2, 4, 6, 8, 10, 12, 14, 16, 18, 20});
+  CHECK(rounds == iterations);
+  CHECK(r.output.find("left ~") != std::string::npos);
+
+  // Under a deadline, rounds outnumber iterations: the line counts both.
+  const fs::path deadline = fresh_dir("progress-deadline");
+  const auto d = run_fedsim("run " + faulty_fbo + " --out " + deadline.string());
+  INFO(d.output);
+  REQUIRE(d.exit_code == 0);
+  const std::regex any(R"(round (\d+)  iteration (\d+)/10 )");
+  int last_round = 0, last_iteration = 0, count = 0;
+  for (auto it = std::sregex_iterator(d.output.begin(), d.output.end(), any);
+       it != std::sregex_iterator(); ++it, ++count) {
+    CHECK(std::stoi((*it)[2]) >= last_iteration);
+    last_round = std::stoi((*it)[1]);
+    last_iteration = std::stoi((*it)[2]);
+  }
+  CHECK(count >= 2);
+  CHECK(last_round == static_cast<int>(read_rows(deadline / "rounds.csv").size()) - 1);
+  CHECK(last_round > last_iteration);
+}
+
+TEST_CASE("fedsim run --driver loop: HCT prints its progress, pulls of T", "[cli][run][progress][xarmed]") {
+  const fs::path dir = fresh_dir("progress-hct");
+  const auto r = run_fedsim("run " + (scenarios / "papers" / "hct-garland.toml").string() +
+                            " --set algorithm.budget=1000 --driver loop --out " + dir.string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const std::regex line(R"(pulls (\d+)/1000  wall [0-9.]+ s  regret R\(t\) ([0-9.e+-]+)(  left ~[0-9.]+ s)?\n)");
+  std::vector<int> pulls;
+  double last = 0.0;
+  for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), line);
+       it != std::sregex_iterator(); ++it) {
+    pulls.push_back(std::stoi((*it)[1]));
+    last = std::stod((*it)[2]);
+  }
+  CHECK(pulls == std::vector<int>{100, 200, 300, 400, 500, 600, 700, 800, 900, 1000});
+  // The last line's regret is the run's R(T).
+  const json summary = json::parse(fedsim::test::slurp(dir / "summary.json"));
+  CHECK(last == Approx(summary["average_cumulative_regret_per_client"].get<double>()).epsilon(1e-3));
 }

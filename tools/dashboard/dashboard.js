@@ -508,7 +508,7 @@
     const pne = run.family === 'fed-pne';
     $('title').textContent = [
       st.scenario, st.algorithm, `N = ${st.agents} ${pne ? 'clients' : 'agents'}`,
-      pne ? `T = ${st.pulls_per_client} pulls per client` : `R = ${st.rounds} rounds`,
+      pne ? `T = ${st.pulls_per_client} pulls per client` : `T = ${st.iterations} iterations`,
       `${st.clock} clock`, `seed ${st.seed}`,
     ].join(' · ');
     if (end) setStatus(end.completed ? 'completed' : 'incomplete', end.completed ? '' : (end.reason || 'not completed'));
@@ -521,8 +521,10 @@
     let left = null;
     if (!pne) {
       const last = run.rounds[run.rounds.length - 1];
-      const closed = run.rounds.length, R = st.rounds;
-      tiles.push(tile('round', `${closed} / ${R}`, last ? `last closed: ${last.round}` : 'none closed yet', R ? closed / R : null, 'round'));
+      const closed = run.rounds.length, Tn = st.iterations;
+      const progress = last && isNum(last.progress) ? last.progress : null;
+      const iterations = progress != null && Tn ? Math.floor(progress * Tn + 1e-9) : 0;
+      tiles.push(tile('iteration', `${iterations} / ${Tn}`, `${closed} rounds closed`, progress, 'round'));
       tiles.push(tile('regret so far', last ? fmtP(last.regret) : DASH, 'mean simple regret', null, 'regret'));
       if (st.private) {
         const pv = run.privacy[run.privacy.length - 1];
@@ -535,7 +537,7 @@
       tiles.push(tile('virtual time', isNum(T) ? fmtNum(Number(T.toFixed(3))) : DASH, st.clock === 'wall' ? 'model seconds' : 'virtual seconds', null, 'time'));
       tiles.push(tile('wall time', fmtDuration(wall), end ? 'run finished' : 'since the run started', null, 'wall'));
       tiles.push(tile('late · dropped · rejected', `${run.totals.late} · ${run.totals.dropped} · ${run.totals.rejected}`, 'totals over the rounds', null, 'totals'));
-      if (!end && closed > 0 && R > closed && isNum(wall)) left = (wall / closed) * (R - closed);
+      if (!end && progress > 0 && progress < 1 && isNum(wall)) left = wall * (1 - progress) / progress;
     } else {
       const last = run.phases[run.phases.length - 1];
       const Tp = st.pulls_per_client, pulls = last ? last.pulls : 0;
@@ -557,7 +559,7 @@
       const rs = run.rounds;
       drawChart($('chart-regret-t'), { xLabel: 'virtual time', yLabel: 'regret', yFromZero: true,
         series: [{ name: 'mean simple regret', color: C.regret, pts: rs.map((r) => [r.t, r.regret]) }] });
-      drawChart($('chart-regret-wall'), { xLabel: 'wall time (s)', yLabel: 'regret', yFromZero: true,
+      drawChart($('chart-regret-wall'), { empty: st.wall === null ? 'no wall times: rebuilt from the run\'s files' : undefined, xLabel: 'wall time (s)', yLabel: 'regret', yFromZero: true,
         series: [{ name: 'mean simple regret', color: C.wall, pts: rs.map((r) => [r.wall, r.regret]) }] });
       if (st.private) {
         const pv = run.privacy;
@@ -581,7 +583,7 @@
       const ps = run.phases;
       drawChart($('chart-regret-t'), { xLabel: 'virtual time', yLabel: 'mean cumulative regret', yFromZero: true,
         series: [{ name: 'mean cumulative regret', color: C.regret, pts: ps.map((p) => [p.t, p.regret]) }] });
-      drawChart($('chart-regret-wall'), { xLabel: 'wall time (s)', yLabel: 'mean cumulative regret', yFromZero: true,
+      drawChart($('chart-regret-wall'), { empty: st.wall === null ? 'no wall times: rebuilt from the run\'s files' : undefined, xLabel: 'wall time (s)', yLabel: 'mean cumulative regret', yFromZero: true,
         series: [{ name: 'mean cumulative regret', color: C.wall, pts: ps.map((p) => [p.wall, p.regret]) }] });
       drawChart($('chart-regret-pulls'), { xLabel: 'pulls per client', yLabel: 'mean cumulative regret', yFromZero: true,
         series: [{ name: 'mean cumulative regret', color: C.regret, pts: ps.map((p) => [p.pulls, p.regret]) }] });
@@ -686,9 +688,17 @@
 
   // ---------- connection ----------
   function connect() {
-    holdLoad();
     S = freshState();
     ROUND_COLS = colsOf('rounds'); PHASE_COLS = colsOf('phases'); RUN_COLS = colsOf('runs');
+    // A report (fedsim report DIR): the stream is in the page, there is no server.
+    if (Array.isArray(window.FEDSIM_STREAM)) {
+      $('source').textContent = 'data inline (fedsim report)';
+      for (const d of window.FEDSIM_STREAM) { stats.lines++; ingest(d); }
+      S.done = true; S.dirty = true; schedule();
+      window.addEventListener('resize', () => { S.dirty = true; schedule(); });
+      return;
+    }
+    holdLoad();
     setStatus('connecting', '');
     if (typeof EventSource === 'undefined') { setStatus('connecting', 'this browser has no EventSource'); return; }
     const es = new EventSource('events');

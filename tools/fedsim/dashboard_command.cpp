@@ -24,6 +24,13 @@ struct DashboardOptions {
 
 void dashboard(const DashboardOptions& o) {
   auto hub = std::make_shared<DashboardHub>();
+  // The server's threads must not take the signals: this one waits for them.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  DashboardServer server(o.listen, "--listen", o.allow_remote, hub);  // --listen checked first
   std::vector<std::string> lines;
   try {
     lines = replay_folder(o.dir);
@@ -33,13 +40,6 @@ void dashboard(const DashboardOptions& o) {
   }
   for (const auto& line : lines) hub->publish(line);
   hub->finish();
-  // The server's threads must not take the signals: this one waits for them.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  DashboardServer server(o.listen, "--listen", o.allow_remote, hub);
   std::fprintf(stderr, "dashboard of %s: %s  (%zu lines; Ctrl-C to stop)\n", o.dir.c_str(),
                server.url().c_str(), hub->size());
   int signal = 0;

@@ -53,14 +53,16 @@ struct LiveRun::State {
   // What the run is (from the scenario).
   std::string scenario;
   bool fed_pne = false;
+  bool hct = false;  ///< HCT (the loop driver): progress from the learner's pulls
   bool wall_clock = false;
   bool is_private = false;
   int agents = 0;
-  std::int64_t total = 0;  ///< rounds (FBO) or pulls per client (Fed-PNE)
+  std::int64_t total = 0;  ///< iterations (FBO) or pulls per client (Fed-PNE)
+  int learners = 0;        ///< agents that query (FBO; FTS's peers do not), clients (Fed-PNE)
   double budget = std::numeric_limits<double>::infinity();
   bool progress = false;
   bool tty = false;
-  std::int64_t every = 1;  ///< non-tty progress: a line every this many rounds
+  int tenths_shown = 0;     ///< non-tty progress: a line each time progress passes a tenth
 
   std::vector<LineSink> sinks;
   std::string start_line;
@@ -70,6 +72,8 @@ struct LiveRun::State {
   // over the agents that observed.
   std::vector<double> latest;
   std::vector<char> seen;
+  std::vector<std::int32_t> iteration;  ///< FBO: each agent's iterations done (0 .. T)
+  std::int64_t iterations_done = 0;     ///< their sum
   double sum = 0.0;
   std::int64_t counted = 0;
   bool regret_unknown = false;  ///< some agent's regret is NaN (no known optimum)
@@ -130,6 +134,17 @@ struct LiveRun::State {
   void emit(const actors::observation_event& e) {
     figures.time = std::max(figures.time, e.time);
     track(e.agent, e.simple_regret);
+    if (e.agent >= 0) {
+      if (static_cast<std::size_t>(e.agent) >= iteration.size()) iteration.resize(e.agent + 1, 0);
+      const auto done = static_cast<std::int32_t>(std::clamp<std::int64_t>(e.iteration + 1, 0, total));
+      if (done > iteration[e.agent]) {
+        iterations_done += done - iteration[e.agent];
+        iteration[e.agent] = done;
+      }
+      figures.progress = learners > 0 && total > 0
+                             ? static_cast<double>(iterations_done) / (static_cast<double>(learners) * total)
+                             : 0.0;
+    }
     if (sinks.empty()) return;
     json j = line("observation", e.time);
     j["agent"] = e.agent;
@@ -146,6 +161,11 @@ struct LiveRun::State {
   void emit(const actors::pull_event& e) {
     figures.time = std::max(figures.time, e.time);
     track(e.client, e.cumulative_regret);
+    if (hct) {
+      figures.pulls = e.steps;
+      figures.progress = total > 0 ? std::min(1.0, static_cast<double>(e.steps) / total) : 0.0;
+      show_progress(false);
+    }
     if (sinks.empty()) return;
     json j = line("pull", e.time);
     j["client"] = e.client;
@@ -172,7 +192,7 @@ struct LiveRun::State {
     figures.epsilon = e.epsilon;
     figures.alive = e.alive;
     if (!sinks.empty()) write_round(e);
-    show_progress(e.round + 1 == total || (e.round + 1) % every == 0);
+    show_progress(false);
   }
   void write_round(const actors::round_event& e) {
     json j = line("round", e.time);
@@ -190,6 +210,7 @@ struct LiveRun::State {
     j["aggregate_norm"] = number(e.aggregate_norm);
     j["epsilon"] = number(e.epsilon);
     j["regret"] = regret();
+    j["progress"] = figures.progress;
     write(j);
     if (is_private) {
       json p = line("privacy", e.time);
@@ -206,8 +227,9 @@ struct LiveRun::State {
     figures.rounds = std::max<std::int64_t>(figures.rounds, e.phase + 1);
     figures.alive = e.alive;
     figures.pulls += e.nodes * e.pulls_per_node;
+    figures.progress = total > 0 ? std::min(1.0, static_cast<double>(figures.pulls) / total) : 0.0;
     if (!sinks.empty()) write_phase(e);
-    show_progress(true);
+    show_progress(false);
   }
   void write_phase(const actors::phase_event& e) {
     json j = line("phase", e.time);
@@ -225,6 +247,7 @@ struct LiveRun::State {
     j["best_mean"] = number(e.best_mean);
     j["confidence_width"] = number(e.confidence_width);
     j["regret"] = regret();
+    j["progress"] = figures.progress;
     write(j);
   }
 
@@ -262,27 +285,42 @@ struct LiveRun::State {
     if (flushes) flush();
   }
 
-  void show_progress(bool plain_line_due) {
-    if (!progress || (!tty && !plain_line_due)) return;
+  /// On a terminal, after every round (phase); otherwise a plain line each time the progress
+  /// passes a tenth (Fed-PNE: every phase, they are few), and at the end (`last`).
+  void show_progress(bool last) {
+    if (!progress) return;
+    if (!tty && !fed_pne && !last) {  // FBO, HCT
+      const int tenths = static_cast<int>(std::floor(figures.progress * 10.0 + 1e-9));
+      if (tenths <= tenths_shown) return;
+      tenths_shown = tenths;
+    }
+    if (last && (tty || !progress_shown || tenths_shown == 10)) return;  // already on screen
     const double elapsed = wall();
     std::string text;
     char buf[160];
-    double done = 0.0;
-    if (fed_pne) {
+    const double done = figures.progress;
+    if (hct) {
+      std::snprintf(buf, sizeof buf, "pulls %lld/%lld", static_cast<long long>(figures.pulls),
+                    static_cast<long long>(total));
+    } else if (fed_pne) {
       std::snprintf(buf, sizeof buf, "pulls %lld/%lld per client  phase %lld",
                     static_cast<long long>(figures.pulls), static_cast<long long>(total),
                     static_cast<long long>(figures.rounds - 1));
-      done = total > 0 ? static_cast<double>(figures.pulls) / total : 0.0;
     } else {
-      std::snprintf(buf, sizeof buf, "round %lld/%lld", static_cast<long long>(figures.rounds),
+      std::snprintf(buf, sizeof buf, "round %lld  iteration %lld/%lld",
+                    static_cast<long long>(figures.rounds),
+                    static_cast<long long>(std::floor(done * total + 1e-9)),
                     static_cast<long long>(total));
-      done = total > 0 ? static_cast<double>(figures.rounds) / total : 0.0;
     }
     text += buf;
-    std::snprintf(buf, sizeof buf, "  t %.3f  wall %s", figures.time, seconds(elapsed).c_str());
-    text += buf;
+    if (!hct) {  // the loop has no clock
+      std::snprintf(buf, sizeof buf, "  t %.3f", figures.time);
+      text += buf;
+    }
+    text += "  wall " + seconds(elapsed);
     if (figures.has_regret) {
-      std::snprintf(buf, sizeof buf, fed_pne ? "  regret R(t) %.4g" : "  regret %.4g", figures.regret);
+      std::snprintf(buf, sizeof buf, fed_pne || hct ? "  regret R(t) %.4g" : "  regret %.4g",
+                    figures.regret);
       text += buf;
     }
     if (is_private) {
@@ -293,8 +331,10 @@ struct LiveRun::State {
         text += buf;
       }
     }
-    std::snprintf(buf, sizeof buf, "  alive %d/%d", figures.alive, agents);
-    text += buf;
+    if (!hct) {  // one central learner: nobody to be alive
+      std::snprintf(buf, sizeof buf, "  alive %d/%d", figures.alive, agents);
+      text += buf;
+    }
     if (done > 0.0 && done < 1.0) text += "  left ~" + seconds(elapsed * (1.0 - done) / done);
     std::fprintf(stderr, tty ? "\r%s\033[K" : "%s\n", text.c_str());
     progress_shown = true;
@@ -302,6 +342,7 @@ struct LiveRun::State {
 
   void end_line(json j) {
     write_wave();
+    if (!fed_pne) show_progress(true);  // FBO, HCT: the last state, if not on screen
     write(j);
     flush();
     if (progress && tty && progress_shown) std::fprintf(stderr, "\n");
@@ -314,9 +355,10 @@ LiveRun::LiveRun(const scenario::ScenarioConfig& config, bool progress, bool tty
   State& s = *state_;
   s.scenario = config.name;
   s.fed_pne = config.xarmed.enabled && !config.xarmed.hct;
+  s.hct = config.xarmed.enabled && config.xarmed.hct;
   s.wall_clock = config.run.wall();
   s.agents = config.world.agents;
-  if (s.fed_pne) {
+  if (s.fed_pne || s.hct) {
     s.total = config.xarmed.fed_pne.budget;
     s.is_private = config.xarmed.fed_pne.dp_epsilon > 0.0;
   } else {
@@ -326,14 +368,14 @@ LiveRun::LiveRun(const scenario::ScenarioConfig& config, bool progress, bool tty
   }
   s.progress = progress;
   s.tty = tty;
-  s.every = std::max<std::int64_t>(1, s.total / 10);
+  s.learners = s.hct ? 1 : s.fed_pne ? config.world.agents : scenario::reference_config(config).learners();
   json j = s.line("start", 0.0);
   j["scenario"] = config.name;
   j["family"] = s.fed_pne ? "fed-pne" : "fbo";
-  j["algorithm"] = s.fed_pne ? (s.is_private ? "dp-fed-pne" : "fed-pne")
+  j["algorithm"] = s.hct ? "hct" : s.fed_pne ? (s.is_private ? "dp-fed-pne" : "fed-pne")
                              : fbo::to_string(config.algorithm.algorithm);
   j["agents"] = s.agents;
-  j[s.fed_pne ? "pulls_per_client" : "rounds"] = s.total;
+  j[s.fed_pne ? "pulls_per_client" : "iterations"] = s.total;
   j["clock"] = s.wall_clock ? "wall" : "virtual";
   j["seed"] = config.seed;
   j["private"] = s.is_private;

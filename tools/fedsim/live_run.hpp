@@ -37,6 +37,9 @@ struct LiveFigures {
   double epsilon = 0.0;              ///< spent so far (privacy.accountant)
   std::int32_t alive = -1;           ///< agents the server expects (-1: no round closed yet)
   std::int64_t pulls = 0;            ///< Fed-PNE: pulls per client so far
+  /// FBO: iterations done over learners x T (each agent's last iteration observed, counted up
+  /// to T); Fed-PNE: pulls per client over T. In [0, 1].
+  double progress = 0.0;
 };
 
 class LiveRun {

@@ -149,8 +149,14 @@ DriverResult run_fed_pne_loop(const ScenarioConfig& config, const std::filesyste
 }
 
 /// xarmed::run_hct: one row per evaluation in the pull layout.
-DriverResult run_hct_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
-  const xarmed::HctRunConfig hc = scenario::hct_config(config);
+DriverResult run_hct_loop(const ScenarioConfig& config, const std::filesystem::path& dir,
+                          const actors::RunObserver* observer) {
+  xarmed::HctRunConfig hc = scenario::hct_config(config);
+  // Progress as a pull of the one learner (client 0), every hundredth of the budget.
+  if (observer && observer->pull)
+    hc.on_progress = [observer](std::int64_t steps, double regret) {
+      observer->pull(actors::pull_event{0, steps, steps, 0.0, regret});
+    };
   const xarmed::HctResult r = xarmed::run_hct(hc, *actors::make_xarmed_problem(hc.problem));
   actors::PullRows pulls(r.regret_curve.size() + 1, actors::PullOrder{});
   for (std::size_t t = 0; t < r.regret_curve.size(); ++t) {
@@ -214,11 +220,12 @@ void check_driver(const ScenarioConfig& config, Driver driver) {
   }
 }
 
-DriverResult run_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
+DriverResult run_loop(const ScenarioConfig& config, const std::filesystem::path& dir,
+                      const actors::RunObserver* observer) {
   check_driver(config, Driver::loop);
   const auto start = std::chrono::steady_clock::now();
   std::filesystem::create_directories(dir);
-  DriverResult result = config.xarmed.hct       ? run_hct_loop(config, dir)
+  DriverResult result = config.xarmed.hct       ? run_hct_loop(config, dir, observer)
                         : config.xarmed.enabled ? run_fed_pne_loop(config, dir)
                                                 : run_fbo_loop(config, dir);
   result.run.wall_time = seconds_since(start);
@@ -230,7 +237,7 @@ DriverResult run_with_driver(const ScenarioConfig& config, const actors::RunOpti
   check_driver(config, driver);
   switch (driver) {
     case Driver::actors: return {actors::run_federation(config, options), std::nullopt, std::nullopt};
-    case Driver::loop: return run_loop(config, options.out_dir);
+    case Driver::loop: return run_loop(config, options.out_dir, &options.observer);
   }
   throw std::logic_error("internal error: an unknown driver");
 }

@@ -70,12 +70,15 @@ struct DriverResult {
 void check_driver(const scenario::ScenarioConfig& config, Driver driver);
 
 /// Runs `config` (validated, accepted by check_driver) with `driver`, writing its files into
-/// options.out_dir (the actors also call options.observer; the loop ignores it and
-/// options.threads).
+/// options.out_dir (the actors call options.observer; the loop ignores options.threads, and
+/// calls only the observer's `pull`, for HCT's progress: a pull_event of client 0 every
+/// hundredth of the budget).
 DriverResult run_with_driver(const scenario::ScenarioConfig& config,
                              const actors::RunOptions& options, Driver driver);
 
-/// The loop driver alone: runs `config` and writes its files into `dir` (created).
-DriverResult run_loop(const scenario::ScenarioConfig& config, const std::filesystem::path& dir);
+/// The loop driver alone: runs `config` and writes its files into `dir` (created); HCT reports
+/// its progress to observer->pull when given.
+DriverResult run_loop(const scenario::ScenarioConfig& config, const std::filesystem::path& dir,
+                      const actors::RunObserver* observer = nullptr);
 
 }  // namespace fedsim::cli
