@@ -147,6 +147,13 @@ std::string precision4(double v) {
   return s;
 }
 
+/// Where the browser tests leave their screenshots, to be looked at: TMPDIR/fedsim-screenshots.
+fs::path screenshots() {
+  const fs::path dir = fs::temp_directory_path() / "fedsim-screenshots";
+  fs::create_directories(dir);
+  return dir;
+}
+
 /// Headless Chromium: the DOM after `ms` milliseconds (or the page's end), and a screenshot.
 std::string browse(const std::string& url, int ms, const fs::path& screenshot) {
   const auto r = run_shell("chromium --headless --no-sandbox --disable-gpu --window-size=1280,2200"
@@ -277,7 +284,7 @@ TEST_CASE("dashboard in headless Chromium: a live run's page shows rounds.csv's 
   const fs::path dir = fresh_dir("dashboard-browser");
   // About 6 s of rounds; the page is read after 2.5 s, while they come (or at the end).
   const Background run(live_run(dir, 16, 1.0) + " --dashboard 127.0.0.1:0", dir.string() + ".log");
-  const fs::path screenshot = fs::current_path() / "dashboard-live.png";
+  const fs::path screenshot = screenshots() / "dashboard-live.png";
   const std::string html = browse(run.url(), 2500, screenshot);
   REQUIRE(run.wait());
   const auto rows = dom_rows(html, "round");
@@ -317,7 +324,7 @@ TEST_CASE("dashboard in headless Chromium: a finished sweep, a line per grid poi
               .exit_code == 0);
   const Background board("dashboard " + dir.string() + " --listen 127.0.0.1:0",
                          dir.string() + ".log");
-  const fs::path screenshot = fs::current_path() / "dashboard-sweep.png";
+  const fs::path screenshot = screenshots() / "dashboard-sweep.png";
   const std::string html = browse(board.url(), 4000, screenshot);
   board.stop();
   CHECK(board.wait());
