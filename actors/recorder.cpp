@@ -39,16 +39,17 @@ bool PullOrder::operator()(const pull_event& a, const pull_event& b) const {
   return std::tie(a.client, a.steps) < std::tie(b.client, b.steps);
 }
 
-namespace {
-
-/// Agents keep their ids; the server is -1 and the network itself -2.
 long long json_node(node_id n) {
   if (n == server_node) return -1;
   if (n > server_node) return -2;
   return static_cast<long long>(n);
 }
 
-}  // namespace
+node_id node_from_json(long long n) {
+  if (n == -1) return server_node;
+  if (n < 0) return server_node + 1;  // the network (network.hpp's network_node)
+  return static_cast<node_id>(n);
+}
 
 void write_rounds(const std::string& file, const std::vector<round_event>& rounds) {
   CsvWriter csv(file, {"round", "time", "participants", "selected", "late", "dropped", "rejected", "clipped",

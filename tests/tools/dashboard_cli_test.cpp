@@ -10,6 +10,7 @@
 #include <regex>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <boost/asio/connect.hpp>
@@ -201,7 +202,9 @@ TEST_CASE("fedsim run --dashboard: the page, its files and the live stream over 
 TEST_CASE("fedsim dashboard DIR serves a finished run; fedsim report DIR writes one HTML file",
           "[cli][dashboard]") {
   const fs::path dir = fresh_dir("dashboard-finished");
-  REQUIRE(run_fedsim("run " + (scenarios / "tiny.toml").string() + " --quiet --out " + dir.string())
+  const fs::path live = dir.string() + "-live.jsonl";
+  REQUIRE(run_fedsim("run " + (scenarios / "tiny.toml").string() + " --quiet --out " + dir.string() +
+                     " --stream " + live.string())
               .exit_code == 0);
   const Background board("dashboard " + dir.string() + " --listen 127.0.0.1:0",
                          dir.string() + ".log");
@@ -217,6 +220,19 @@ TEST_CASE("fedsim dashboard DIR serves a finished run; fedsim report DIR writes 
   const auto last_round = nlohmann::json::parse(lines[lines.size() - 3]);  // round, privacy, end
   REQUIRE(last_round["type"] == "round");
   CHECK(last_round["wall"].is_null());  // a replay has no wall times
+  // The replay's rounds carry the live stream's figures (to the files' 10 digits), though all
+  // of this run's rounds close at one instant.
+  std::vector<nlohmann::json> replayed, streamed;
+  for (const auto& l : lines)
+    if (nlohmann::json::parse(l)["type"] == "round") replayed.push_back(nlohmann::json::parse(l));
+  for (const auto& l : fedsim::test::read_lines(live))
+    if (nlohmann::json::parse(l)["type"] == "round") streamed.push_back(nlohmann::json::parse(l));
+  REQUIRE(replayed.size() == streamed.size());
+  for (std::size_t k = 0; k < replayed.size(); ++k) {
+    CHECK(replayed[k]["round"] == streamed[k]["round"]);
+    CHECK(replayed[k]["progress"] == streamed[k]["progress"]);
+    CHECK(replayed[k]["regret"].get<double>() == Approx(streamed[k]["regret"].get<double>()).epsilon(1e-8));
+  }
 
   const auto r = run_fedsim("report " + dir.string());
   INFO(r.output);
@@ -258,6 +274,7 @@ TEST_CASE("fedsim run --dashboard, dashboard, report: bad arguments exit 2 with 
        "cannot listen there"},
       {"run " + tiny + " --quiet --out " + dir.string() + " --driver loop --dashboard 127.0.0.1:0",
        "the loop driver has no live records"},
+      {"run " + tiny + " --quiet --out " + dir.string() + " --dashboard ''", "give HOST:PORT"},
       {"dashboard " + (dir / "missing").string(), "no such folder"},
       {"dashboard " + scenarios.string(), "neither a run folder"},
       {"report " + (dir / "missing").string(), "no such folder"},
@@ -271,6 +288,34 @@ TEST_CASE("fedsim run --dashboard, dashboard, report: bad arguments exit 2 with 
     CHECK(r.output.find(c.message) != std::string::npos);
     CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
   }
+  // A folder's files as fedsim does not write them: the file and line are named.
+  const fs::path run = dir / "run";
+  REQUIRE(run_fedsim("run " + tiny + " --quiet --out " + run.string()).exit_code == 0);
+  for (const auto& [file, text, message] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"rounds.csv", "round,time\n0\n", "rounds.csv':2: 1 cells where the header has 2"},
+           {"observations.csv", slurp(run / "observations.csv").substr(0, 60) + "\nx,y\n", "observations.csv':"},
+           {"summary.json", "{\"completed\": tr", "summary.json': not JSON"},
+           {"events.jsonl", "{\"time\": \"soon\", \"event\": \"drop\"}\n", "events.jsonl':1: not an event"}}) {
+    const fs::path broken = dir / ("broken-" + file);
+    fs::copy(run, broken, fs::copy_options::recursive);
+    std::ofstream(broken / file) << text;
+    for (const std::string command : {std::string("report "), std::string("dashboard ")}) {
+      const auto r = run_shell("timeout 20 " + fedsim::test::fedsim_binary() + " " + command +
+                               broken.string() + " --" + (command == "report " ? "out " + (dir / "r.html").string() : "listen 127.0.0.1:0"));
+      INFO(command << file << "\n" << r.output);
+      CHECK(r.exit_code == 2);
+      CHECK(r.output.find(message) != std::string::npos);
+    }
+  }
+  // report --out writes only in place of a regular file.
+  for (const std::string& out : {std::string("/dev/null"), dir.string()}) {
+    const auto r = run_fedsim("report " + run.string() + " --out " + out);
+    INFO(r.output);
+    CHECK(r.exit_code == 2);
+    CHECK(r.output.find("not a regular file") != std::string::npos);
+  }
+  CHECK(fs::is_character_file("/dev/null"));
   // An unfinished run (no summary.json) is named as such.
   fs::create_directories(dir / "unfinished");
   std::ofstream(dir / "unfinished" / "config.resolved.toml") << "name = \"x\"\n";

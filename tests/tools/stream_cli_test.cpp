@@ -102,6 +102,13 @@ TEST_CASE("fedsim run --stream: an FBO run's stream is valid, matches its files,
   }
   CHECK(faults > 0);
   CHECK(counts["fault"] == faults);
+  // Node ids as events.jsonl writes them: agents 0 .. N-1, the server -1, the network -2.
+  for (const auto& f : records(streams[1], "fault"))
+    for (const char* end : {"from", "to"}) {
+      INFO(f.dump());
+      CHECK(f[end].get<long long>() >= -2);
+      CHECK(f[end].get<long long>() < 24);
+    }
 
   // Each round line carries rounds.csv's numbers.
   const auto rounds = records(streams[1], "round");
@@ -215,6 +222,38 @@ TEST_CASE("fedsim run --stream -: standard output holds the stream alone", "[cli
   CHECK(counts["round"] == read_rows(dir / "rounds.csv").size() - 1);
 }
 
+TEST_CASE("fedsim run --stream: nobody observed: the end line has no regret, not 0",
+          "[cli][stream]") {
+  const fs::path dir = fresh_dir("stream-nobody");
+  const fs::path stream = dir.string() + ".jsonl";
+  const auto r = run_fedsim("run " + (scenarios / "tiny.toml").string() +
+                            " --set 'world.network.crashes=[{fraction=1.0,time=0.0}]' --quiet --out " +
+                            dir.string() + " --stream " + stream.string());
+  INFO(r.output);
+  validate(stream);
+  const auto end = records(stream, "end");
+  REQUIRE(end.size() == 1);
+  CHECK(end[0]["final_simple_regret"].is_null());
+}
+
+TEST_CASE("fedsim run --stream: an interrupted run's end line counts its round lines",
+          "[cli][stream][checkpoint]") {
+  const fs::path dir = fresh_dir("stream-interrupted");
+  const fs::path stream = dir.string() + ".jsonl";
+  const auto r = run_shell("FEDSIM_DEBUG_STOP_AFTER_CHECKPOINTS=1 " + fedsim::test::fedsim_binary() +
+                           " run " + (scenarios / "tiny.toml").string() +
+                           " --checkpoint-every 2 --quiet --out " + dir.string() + " --stream " +
+                           stream.string());
+  INFO(r.output);
+  CHECK(r.exit_code == 130);
+  validate(stream);
+  const auto end = records(stream, "end");
+  REQUIRE(end.size() == 1);
+  CHECK(end[0]["completed"] == false);
+  CHECK(end[0]["rounds"] == records(stream, "round").size());
+  CHECK(end[0]["reason"].get<std::string>().find("interrupted") != std::string::npos);
+}
+
 TEST_CASE("fedsim run --stream: a run that fails ends its stream saying why", "[cli][stream]") {
   const fs::path dir = fresh_dir("stream-failed");
   const fs::path stream = dir.string() + ".jsonl";
@@ -247,15 +286,39 @@ TEST_CASE("fedsim run --stream: bad destinations exit 2 with one line, before th
       {"--out " + dir.string() + " --stream ''", "give a file"},
       {"--out " + dir.string() + " --driver loop --stream " + dir.string() + ".jsonl",
        "the loop driver has no live records"},
+      {"--out " + dir.string() + " --stream " + dir.string() + "-fifo", "a FIFO with no reader"},
+      {"--out " + dir.string() + " --stream " + dir.string() + "-locked.jsonl", "in use by another run"},
   };
+  REQUIRE(run_shell("mkfifo " + dir.string() + "-fifo").exit_code == 0);
+  // Another run holds this one (flock, as fedsim takes it) while the cases run.
+  const std::string locked = dir.string() + "-locked.jsonl";
+  REQUIRE(run_shell("touch " + locked).exit_code == 0);
+  std::string holder = run_shell("flock " + locked + " sleep 30 > /dev/null 2>&1 & echo $!").output;
+  holder = holder.substr(0, holder.find('\n'));
+  for (int k = 0; k < 50 && run_shell("flock -n " + locked + " true").exit_code == 0; ++k)
+    run_shell("sleep 0.1");
   for (const auto& c : cases) {
     const auto r = run_fedsim("run " + tiny + " --quiet " + c.args);
     INFO(c.args << "\n" << r.output);
     CHECK(r.exit_code == 2);
     CHECK(r.output.find(c.message) != std::string::npos);
     CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
-    CHECK(!fs::exists(dir / "summary.json"));
+    CHECK(!fs::exists(dir));  // refused before the run's folder was made
   }
+  run_shell("kill " + holder);
+}
+
+TEST_CASE("fedsim run --stream -: a reader that goes away fails the run, saying so",
+          "[cli][stream]") {
+  const fs::path dir = fresh_dir("stream-broken-pipe");
+  const auto r = run_shell(fedsim::test::fedsim_binary() + " run " +
+                           (scenarios / "dp-fts-de-synthetic.toml").string() + " --quiet --out " +
+                           dir.string() + " --stream - 2> " + dir.string() +
+                           ".err | head -c 10 > /dev/null");
+  const std::string err = fedsim::test::slurp(dir.string() + ".err");
+  INFO(err);
+  CHECK(err.find("fedsim: failed: recorder: --stream '-': write failed (Broken pipe)") !=
+        std::string::npos);
 }
 
 TEST_CASE("fedsim run: the progress line says round r/R, regret, eps of the budget, agents "

@@ -27,18 +27,27 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-/// Send and receive timeouts of a connection's socket (a blocking call returns an error then).
-void set_timeouts(tcp::socket& s, int seconds) {
+/// A send that cannot finish within `seconds` fails (for the 503 to a connection too many).
+void set_send_timeout(tcp::socket& s, int seconds) {
   timeval tv{seconds, 0};
-  ::setsockopt(s.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   ::setsockopt(s.native_handle(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 }
 
-/// A connection's thread and whether it has ended (so finished ones can be joined).
+using Clock = std::chrono::steady_clock;
+
+/// Connections served at once; more are answered 503 and closed.
+constexpr std::size_t max_connections = 64;
+/// A connection that has not sent its request by then is closed.
+constexpr auto request_timeout = std::chrono::seconds(10);
+
+/// A connection's thread, whether it has ended (so finished ones can be joined), and until
+/// when it may take to send its request (reset once it has).
 struct Worker {
   std::thread thread;
-  int fd = -1;  ///< its socket, shut down to wake a blocked read when the server stops
+  int fd = -1;  ///< its socket, shut down to wake a blocked call (timeout, or the server stops)
   std::shared_ptr<std::atomic<bool>> ended = std::make_shared<std::atomic<bool>>(false);
+  std::shared_ptr<std::atomic<Clock::rep>> request_due =
+      std::make_shared<std::atomic<Clock::rep>>((Clock::now() + request_timeout).time_since_epoch().count());
 };
 
 }  // namespace
@@ -54,29 +63,52 @@ struct DashboardServer::Impl {
   std::mutex workers_mutex;
   std::list<Worker> workers;
 
+  /// Joins the connections that have ended; shuts down those past their request's time.
+  void reap() {
+    const auto now = Clock::now().time_since_epoch().count();
+    for (auto it = workers.begin(); it != workers.end();) {
+      if (*it->ended) {
+        it->thread.join();
+        it = workers.erase(it);
+        continue;
+      }
+      if (*it->request_due != 0 && now > *it->request_due) {
+        ::shutdown(it->fd, SHUT_RDWR);
+        *it->request_due = 0;
+      }
+      ++it;
+    }
+  }
+
   void accept_loop() {
     pollfd p{acceptor.native_handle(), POLLIN, 0};
     while (!stopping) {
       p.revents = 0;
-      if (::poll(&p, 1, 100) <= 0) continue;
+      const int ready = ::poll(&p, 1, 100);
+      {
+        std::lock_guard<std::mutex> lock(workers_mutex);
+        reap();
+      }
+      if (ready <= 0) continue;
       boost::system::error_code ec;
       tcp::socket socket(io);
       acceptor.accept(socket, ec);
-      if (ec) continue;
+      if (ec) {  // e.g. out of file descriptors: not a busy loop
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        continue;
+      }
       std::lock_guard<std::mutex> lock(workers_mutex);
-      // Join the connections that have ended, then start this one's thread.
-      for (auto it = workers.begin(); it != workers.end();) {
-        if (*it->ended) {
-          it->thread.join();
-          it = workers.erase(it);
-        } else {
-          ++it;
-        }
+      if (workers.size() >= max_connections) {
+        set_send_timeout(socket, 1);
+        respond(socket, http::status::service_unavailable, "text/plain",
+                "too many connections to this dashboard\n");
+        continue;
       }
       Worker& w = workers.emplace_back();
       w.fd = socket.native_handle();
-      w.thread = std::thread([this, s = std::move(socket), ended = w.ended]() mutable {
-        serve(s);
+      w.thread = std::thread([this, s = std::move(socket), ended = w.ended,
+                              due = w.request_due]() mutable {
+        serve(s, *due);
         // Closed under the lock, so the server never shuts down a number reused since.
         std::lock_guard<std::mutex> closing(workers_mutex);
         boost::system::error_code ignored;
@@ -87,13 +119,16 @@ struct DashboardServer::Impl {
     }
   }
 
-  void serve(tcp::socket& socket) {
-    set_timeouts(socket, 10);
+  void serve(tcp::socket& socket, std::atomic<Clock::rep>& request_due) {
     boost::beast::flat_buffer buffer;
-    http::request<http::string_body> request;
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(16 * 1024);
+    parser.body_limit(16 * 1024);
     boost::system::error_code ec;
-    http::read(socket, buffer, request, ec);
+    http::read(socket, buffer, parser, ec);  // ended by reap() if it takes too long
+    request_due = 0;
     if (ec) return;
+    const auto& request = parser.get();
     std::string target(request.target());
     if (const auto q = target.find('?'); q != std::string::npos) target.resize(q);
     if (request.method() != http::verb::get) return respond(socket, http::status::method_not_allowed, "text/plain", "GET only\n");

@@ -77,6 +77,7 @@ struct LiveRun::State {
   double sum = 0.0;
   std::int64_t counted = 0;
   bool regret_unknown = false;  ///< some agent's regret is NaN (no known optimum)
+  std::int64_t last_phase = 0;  ///< Fed-PNE: the number of the last phase closed
   bool progress_shown = false;
   bool ended = false;
   bool replay = false;  ///< rebuilt from a finished run's files: no wall times
@@ -178,8 +179,8 @@ struct LiveRun::State {
     if (sinks.empty()) return;
     json j = line("fault", e.time);
     j["kind"] = e.kind;
-    j["from"] = e.from;
-    j["to"] = e.to;
+    j["from"] = actors::json_node(e.from);
+    j["to"] = actors::json_node(e.to);
     j["payload"] = e.payload;
     j["round"] = e.round;
     j["bytes"] = e.bytes;
@@ -188,7 +189,7 @@ struct LiveRun::State {
   }
   void emit(const actors::round_event& e) {
     figures.time = std::max(figures.time, e.time);
-    figures.rounds = std::max<std::int64_t>(figures.rounds, e.round + 1);
+    ++figures.rounds;
     figures.epsilon = e.epsilon;
     figures.alive = e.alive;
     if (!sinks.empty()) write_round(e);
@@ -224,9 +225,10 @@ struct LiveRun::State {
   }
   void emit(const actors::phase_event& e) {
     figures.time = std::max(figures.time, e.time);
-    figures.rounds = std::max<std::int64_t>(figures.rounds, e.phase + 1);
+    ++figures.rounds;
     figures.alive = e.alive;
     figures.pulls += e.nodes * e.pulls_per_node;
+    last_phase = e.phase;
     figures.progress = total > 0 ? std::min(1.0, static_cast<double>(figures.pulls) / total) : 0.0;
     if (!sinks.empty()) write_phase(e);
     show_progress(false);
@@ -305,7 +307,7 @@ struct LiveRun::State {
     } else if (fed_pne) {
       std::snprintf(buf, sizeof buf, "pulls %lld/%lld per client  phase %lld",
                     static_cast<long long>(figures.pulls), static_cast<long long>(total),
-                    static_cast<long long>(figures.rounds - 1));
+                    static_cast<long long>(last_phase));
     } else {
       std::snprintf(buf, sizeof buf, "round %lld  iteration %lld/%lld",
                     static_cast<long long>(figures.rounds),
@@ -430,11 +432,12 @@ void LiveRun::end(const actors::RunResult& r) {
   j["completed"] = r.completed;
   j["reason"] = r.reason;
   j[s.fed_pne ? "phases" : "rounds"] = s.figures.rounds;
-  if (s.fed_pne) {
-    j["average_cumulative_regret"] = number(r.average_cumulative_regret);
-  } else {
-    j["final_simple_regret"] = number(r.final_simple_regret);
-  }
+  // As summary.json: no number when nobody observed (not a regret of 0).
+  const bool observed = s.fed_pne ? r.agents_without_observations < s.agents
+                                  : !r.mean_simple_regret.empty();
+  const double regret = s.fed_pne ? r.average_cumulative_regret : r.final_simple_regret;
+  j[s.fed_pne ? "average_cumulative_regret" : "final_simple_regret"] =
+      observed ? number(regret) : json(nullptr);
   j["epsilon"] = number(r.epsilon);
   j["messages"] = r.network.sent;
   j["dropped"] = r.network.dropped;
@@ -444,6 +447,10 @@ void LiveRun::end(const actors::RunResult& r) {
 void LiveRun::abort(const std::string& reason) {
   State& s = *state_;
   if (s.ended) return;
+  try {
+    s.write_wave();  // first: the end line counts what it wrote
+  } catch (const std::exception&) {
+  }
   json j = s.line("end", s.figures.time);
   j["completed"] = false;
   j["reason"] = reason;

@@ -2,7 +2,11 @@
 // dashboard page (tools/dashboard/) with its script, style and data inline (the stream rebuilt
 // from the files, run_replay.hpp; the page draws its charts from it, with no server and no
 // network), followed by the resolved configuration and the summary table.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -43,9 +47,22 @@ std::string escape_html(const std::string& text) {
   return out;
 }
 
-/// Text inside <script>: "</" would end the element early.
+/// Text inside <script>: "</" would end the element early, and "<!--" would start HTML's
+/// escaped states, where a "<script" keeps the element open past its end.
 std::string escape_script(const std::string& text) {
-  return std::regex_replace(text, std::regex("</"), "<\\/");
+  return std::regex_replace(std::regex_replace(text, std::regex("</"), "<\\/"), std::regex("<!--"),
+                            "<\\!--");
+}
+
+/// A stream line inside <script>: every '<' (only ever inside a JSON string) as \u003c.
+std::string escape_line(const std::string& line) {
+  std::string out;
+  out.reserve(line.size());
+  for (char c : line) {
+    if (c == '<') out += "\\u003c";
+    else out += c;
+  }
+  return out;
 }
 
 std::string slurp(const fs::path& file) {
@@ -104,6 +121,12 @@ void report(const ReportOptions& o) {
     throw UsageError("DIR '" + o.dir + "': " + e.what());
   }
   const fs::path out = o.out.empty() ? dir / "report.html" : fs::path(o.out);
+  // Written beside it and renamed over it: only ever in place of a regular file.
+  std::error_code ec;
+  const fs::file_status status = fs::symlink_status(out, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status))
+    throw UsageError("--out " + scenario::quote(out.string()) +
+                     ": not a regular file (a folder, a link, a device or a FIFO); give a file path");
 
   std::string page = asset("/index.html");
   // The data, then the script, inline: the page reads window.FEDSIM_STREAM instead of /events.
@@ -113,7 +136,7 @@ void report(const ReportOptions& o) {
     if (lines[k].rfind(R"({"type":"observation")", 0) == 0 ||
         lines[k].rfind(R"({"type":"pull")", 0) == 0)
       continue;  // as the live dashboard: the page draws no single query
-    data << escape_script(lines[k]) << ",\n";
+    data << escape_line(lines[k]) << ",\n";
   }
   data << "];</script>\n<script>\n" << escape_script(asset("/dashboard.js")) << "\n</script>";
   const std::string script_tag = R"(<script src="dashboard.js"></script>)";
@@ -147,14 +170,20 @@ void report(const ReportOptions& o) {
   if (body_end == std::string::npos) throw std::logic_error("index.html: no </body>");
   page.insert(body_end, extra.str());
 
-  const fs::path tmp = out.string() + ".tmp";
-  {
+  const fs::path tmp = out.string() + ".tmp-" + std::to_string(::getpid());
+  try {
     std::ofstream file(tmp);
-    if (!file) throw UsageError("--out " + scenario::quote(out.string()) + ": cannot write it");
+    if (!file)
+      throw UsageError("--out " + scenario::quote(out.string()) + ": cannot write it (" +
+                       std::strerror(errno) + ")");
     file << page;
     if (!file.flush()) throw std::runtime_error("writing " + tmp.string() + " failed");
+    file.close();
+    fs::rename(tmp, out);
+  } catch (...) {
+    fs::remove(tmp, ec);
+    throw;
   }
-  fs::rename(tmp, out);
   std::printf("%s\n", out.string().c_str());
 }
 

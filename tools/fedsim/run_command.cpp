@@ -241,6 +241,28 @@ void run(RunCommandOptions& o) {
     dir = o.resume;
   }
   const Driver driver = parse_driver(o.driver);
+  // The live view's options, checked before the run's folder is touched (the stream file is
+  // opened, so a FIFO without a reader or a file another run holds is refused now); the dashboard's
+  // server listens from here (the port is taken or refused now), and outlives the run a
+  // little (~Dashboard), so that open pages get the last lines.
+  for (const auto& [option, given] : {std::pair{"--stream", !o.stream.empty()},
+                                      std::pair{"--dashboard", !o.dashboard.empty()}})
+    if (driver != Driver::actors && given)
+      throw UsageError(std::string(option) + ": the loop driver has no live records (it "
+                       "writes its files at the end); use --driver actors");
+  std::optional<LineSink> stream;
+  if (!o.stream.empty()) stream = open_stream_file(o.stream, dir);
+  auto hub = std::make_shared<DashboardHub>();
+  struct Dashboard {
+    std::shared_ptr<DashboardHub> hub;
+    std::optional<DashboardServer> server;
+    ~Dashboard() {
+      hub->finish();
+      if (server) server->drain(2.0);
+    }
+  } board{hub, {}};
+  if (!o.dashboard.empty())
+    board.server.emplace(o.dashboard, "--dashboard", o.dashboard_allow_remote, hub);
   const FolderLock lock(dir, current_command_line());
   if (resuming) {
     if (!has_checkpoint(dir))
@@ -260,11 +282,6 @@ void run(RunCommandOptions& o) {
   } else {
     if (o.serve) check_serve(o, config);
     check_driver(config, driver);
-    for (const auto& [option, given] : {std::pair{"--stream", !o.stream.empty()},
-                                        std::pair{"--dashboard", !o.dashboard.empty()}})
-      if (driver != Driver::actors && given)
-        throw UsageError(std::string(option) + ": the loop driver has no live records (it "
-                         "writes its files at the end); use --driver actors");
     if (driver != Driver::actors && o.checkpoint_every > 0)
       throw UsageError("--checkpoint-every: the loop driver takes no checkpoints (its runs "
                        "are short and have no network state); use --driver actors");
@@ -283,21 +300,10 @@ void run(RunCommandOptions& o) {
   options.threads = o.threads;
   const bool tty = isatty(fileno(stderr));
   // The progress line, the live stream and the dashboard (live_run.hpp): from the run's
-  // observer. The dashboard's server outlives the run a little (~Dashboard), so that open
-  // pages get the last lines.
-  auto hub = std::make_shared<DashboardHub>();
-  struct Dashboard {
-    std::shared_ptr<DashboardHub> hub;
-    std::optional<DashboardServer> server;
-    ~Dashboard() {
-      hub->finish();
-      if (server) server->drain(2.0);
-    }
-  } board{hub, {}};
+  // observer.
   LiveRun live(config, !o.quiet, tty);
-  if (!o.stream.empty()) live.add_sink(open_stream_file(o.stream, dir));
-  if (!o.dashboard.empty()) {
-    board.server.emplace(o.dashboard, "--dashboard", o.dashboard_allow_remote, hub);
+  if (stream) live.add_sink(std::move(*stream));
+  if (board.server) {
     live.add_sink(hub->sink());
     std::fprintf(stderr, "dashboard: %s\n", board.server->url().c_str());
   }
@@ -341,6 +347,11 @@ void run(RunCommandOptions& o) {
   if (!r.completed) throw IncompleteRun(r.reason + " (summary.json: \"completed\": false)");
 }
 
+/// --dashboard "" is an error, not "no dashboard".
+const CLI::Validator not_host_port(
+    [](std::string& v) { return v.empty() ? std::string("give HOST:PORT, e.g. 127.0.0.1:8050") : std::string(); },
+    "HOST:PORT");
+
 /// --stream "" is an error, not "no stream".
 const CLI::Validator not_empty(
     [](std::string& v) { return v.empty() ? std::string("give a file, or - for standard output") : std::string(); },
@@ -381,7 +392,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--dashboard", o->dashboard,
                   "serve a live dashboard of the run at HOST:PORT (port 0: any free port; the "
                   "URL is printed on stderr), e.g. 127.0.0.1:8050; open it in a browser. "
-                  "Actors driver only");
+                  "Actors driver only")
+      ->check(not_host_port);
   cmd->add_flag("--dashboard-allow-remote", o->dashboard_allow_remote,
                 "allow a --dashboard address that is not loopback (the page shows the run to "
                 "whoever connects)");
@@ -435,7 +447,8 @@ void add_serve_command(CLI::App& app) {
       ->check(not_empty);
   cmd->add_option("--dashboard", o->dashboard,
                   "serve a live dashboard of the run at HOST:PORT (port 0: any free port; the "
-                  "URL is printed on stderr)");
+                  "URL is printed on stderr)")
+      ->check(not_host_port);
   cmd->add_flag("--dashboard-allow-remote", o->dashboard_allow_remote,
                 "allow a --dashboard address that is not loopback");
   cmd->add_flag("--force", o->force,

@@ -1,6 +1,8 @@
 #include "tools/fedsim/run_replay.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdlib>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -24,23 +26,53 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// A CSV file fedsim wrote (no quoted fields): its header and rows, cells by column name.
+/// A file of the folder that is not as fedsim writes it: exit 2, naming the file and line.
+[[noreturn]] void bad_file(const fs::path& file, std::size_t line, const std::string& what) {
+  throw UsageError(scenario::quote(file.string()) + (line > 0 ? ":" + std::to_string(line) : "") +
+                   ": " + what);
+}
+
+/// A CSV file fedsim wrote (no quoted fields): its header and rows, every row as long as the
+/// header; cells read by column name, a cell that is not a number is an error naming it.
 struct Table {
+  fs::path file;
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
 
-  std::size_t column(const std::string& name, const fs::path& file) const {
+  std::size_t column(const std::string& name) const {
     const auto it = std::find(header.begin(), header.end(), name);
-    if (it == header.end())
-      throw std::runtime_error(file.string() + ": no column '" + name + "'");
+    if (it == header.end()) bad_file(file, 1, "no column '" + name + "'");
     return static_cast<std::size_t>(it - header.begin());
+  }
+  /// A number; empty, "nan", "inf" and the like as the files write them.
+  double number(std::size_t row, std::size_t col) const {
+    const std::string& cell = rows[row][col];
+    if (cell.empty()) return std::numeric_limits<double>::quiet_NaN();
+    char* end = nullptr;
+    const double v = std::strtod(cell.c_str(), &end);
+    if (end == cell.c_str() || *end != '\0')
+      bad_file(file, row + 2, "column '" + header[col] + "': '" + cell + "' is not a number");
+    return v;
+  }
+  /// An integer in [lo, hi].
+  long long integer(std::size_t row, std::size_t col,
+                    long long lo = std::numeric_limits<std::int32_t>::min(),
+                    long long hi = std::numeric_limits<std::int32_t>::max()) const {
+    const std::string& cell = rows[row][col];
+    long long v = 0;
+    const auto [ptr, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
+    if (cell.empty() || ec != std::errc() || ptr != cell.data() + cell.size() || v < lo || v > hi)
+      bad_file(file, row + 2, "column '" + header[col] + "': '" + cell + "' is not an integer in [" +
+                                  std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return v;
   }
 };
 
 Table read_table(const fs::path& file) {
   std::ifstream in(file);
-  if (!in) throw std::runtime_error("cannot read " + file.string());
+  if (!in) bad_file(file, 0, "cannot read it");
   Table t;
+  t.file = file;
   std::string line;
   auto split = [](const std::string& l) {
     std::vector<std::string> cells;
@@ -50,22 +82,25 @@ Table read_table(const fs::path& file) {
     if (!l.empty() && l.back() == ',') cells.emplace_back();
     return cells;
   };
-  if (std::getline(in, line)) t.header = split(line);
-  while (std::getline(in, line))
-    if (!line.empty()) t.rows.push_back(split(line));
+  if (!std::getline(in, line) || line.empty()) bad_file(file, 1, "no header");
+  t.header = split(line);
+  for (std::size_t n = 2; std::getline(in, line); ++n) {
+    if (line.empty()) continue;
+    t.rows.push_back(split(line));
+    if (t.rows.back().size() != t.header.size())
+      bad_file(file, n, std::to_string(t.rows.back().size()) + " cells where the header has " +
+                            std::to_string(t.header.size()));
+  }
   return t;
 }
 
-/// A cell as a number: empty, "nan" and the like are NaN.
-double number(const std::string& cell) {
-  if (cell.empty()) return std::numeric_limits<double>::quiet_NaN();
+nlohmann::json read_json(const fs::path& file, std::size_t line, const std::string& text) {
   try {
-    return std::stod(cell);
-  } catch (const std::exception&) {
-    return std::numeric_limits<double>::quiet_NaN();
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    bad_file(file, line, std::string("not JSON (") + e.what() + ")");
   }
 }
-long long integer(const std::string& cell) { return cell.empty() ? 0 : std::stoll(cell); }
 
 /// One record of the files, with the key that orders the replay: time, then round (iteration,
 /// phase), then kind as in a live wave.
@@ -79,7 +114,14 @@ struct Record {
 std::vector<std::string> replay_run(const fs::path& dir) {
   const scenario::ScenarioConfig config =
       scenario::load_scenario((dir / "config.resolved.toml").string());
-  const nlohmann::json summary = nlohmann::json::parse(std::ifstream(dir / "summary.json"));
+  const nlohmann::json summary = [&] {
+    std::ifstream in(dir / "summary.json");
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json j = read_json(dir / "summary.json", 0, text.str());
+    if (!j.is_object()) bad_file(dir / "summary.json", 0, "not a JSON object");
+    return j;
+  }();
   if (config.xarmed.enabled && config.xarmed.hct)
     throw UsageError(scenario::quote(dir.string()) + ": an HCT run (one learner, the loop "
                      "driver) has no rounds or phases to show");
@@ -99,57 +141,62 @@ std::vector<std::string> replay_run(const fs::path& dir) {
       records.push_back({e.time, std::numeric_limits<long long>::min(), 0,
                          [e](const actors::RunObserver& o) { o.agent(e); }});
 
-  const fs::path obs_file = dir / "observations.csv";
-  const Table obs = read_table(obs_file);
+  const Table obs = read_table(dir / "observations.csv");
   if (fed_pne) {
-    const auto c = obs.column("client", obs_file), p = obs.column("phase", obs_file),
-               s = obs.column("step", obs_file), t = obs.column("time", obs_file),
-               r = obs.column("cumulative_regret", obs_file);
-    for (const auto& row : obs.rows) {
-      actors::pull_event e{static_cast<std::int32_t>(integer(row[c])), integer(row[p]),
-                           integer(row[s]), number(row[t]), number(row[r])};
+    const auto c = obs.column("client"), p = obs.column("phase"), s = obs.column("step"),
+               t = obs.column("time"), r = obs.column("cumulative_regret");
+    const long long big = std::numeric_limits<std::int64_t>::max();
+    for (std::size_t k = 0; k < obs.rows.size(); ++k) {
+      actors::pull_event e{static_cast<std::int32_t>(obs.integer(k, c, 0)), obs.integer(k, p, 0, big),
+                           obs.integer(k, s, 0, big), obs.number(k, t), obs.number(k, r)};
       records.push_back({e.time, e.phase, 2, [e](const actors::RunObserver& o) { o.pull(e); }});
     }
   } else {
-    const auto a = obs.column("agent", obs_file), i = obs.column("iteration", obs_file),
-               t = obs.column("time", obs_file), y = obs.column("y", obs_file),
-               f = obs.column("f", obs_file), r = obs.column("simple_regret", obs_file),
-               b = obs.column("best_y", obs_file);
+    const auto a = obs.column("agent"), i = obs.column("iteration"), t = obs.column("time"),
+               y = obs.column("y"), f = obs.column("f"), r = obs.column("simple_regret"),
+               b = obs.column("best_y");
     std::vector<std::size_t> xs;
     for (std::size_t k = 0; k < obs.header.size(); ++k)
       if (obs.header[k].size() > 1 && obs.header[k][0] == 'x' &&
           std::isdigit(static_cast<unsigned char>(obs.header[k][1])))
         xs.push_back(k);
-    for (const auto& row : obs.rows) {
+    for (std::size_t k = 0; k < obs.rows.size(); ++k) {
       actors::observation_event e;
-      e.agent = static_cast<std::int32_t>(integer(row[a]));
-      e.iteration = static_cast<std::int32_t>(integer(row[i]));
-      e.time = number(row[t]);
-      for (std::size_t k : xs) e.x.push_back(number(row[k]));
-      e.y = number(row[y]);
-      e.f = number(row[f]);
-      e.simple_regret = number(row[r]);
-      e.best_y = number(row[b]);
+      e.agent = static_cast<std::int32_t>(obs.integer(k, a, 0));
+      e.iteration = static_cast<std::int32_t>(obs.integer(k, i));
+      e.time = obs.number(k, t);
+      for (std::size_t col : xs) e.x.push_back(obs.number(k, col));
+      e.y = obs.number(k, y);
+      e.f = obs.number(k, f);
+      e.simple_regret = obs.number(k, r);
+      e.best_y = obs.number(k, b);
       records.push_back({e.time, e.iteration, 1,
                          [e](const actors::RunObserver& o) { o.observation(e); }});
     }
   }
 
   if (fs::exists(dir / "events.jsonl")) {
-    std::ifstream in(dir / "events.jsonl");
+    const fs::path file = dir / "events.jsonl";
+    std::ifstream in(file);
+    std::size_t n = 0;
     for (std::string line; std::getline(in, line);) {
+      ++n;
       if (line.empty()) continue;
-      const nlohmann::json j = nlohmann::json::parse(line);
+      const nlohmann::json j = read_json(file, n, line);
       actors::network_event e;
-      e.kind = j.value("event", "");
-      if (e.kind == "send" || e.kind == "deliver") continue;
-      e.time = j.value("time", 0.0);
-      e.from = j.value("from", 0);
-      e.to = j.value("to", 0);
-      e.payload = j.value("payload", "");
-      e.round = j.value("round", -1);
-      e.bytes = j.value("bytes", std::uint64_t{0});
-      e.reason = j.value("reason", "");
+      try {
+        e.kind = j.value("event", "");
+        if (e.kind == "send" || e.kind == "deliver") continue;
+        e.time = j.value("time", 0.0);
+        e.from = actors::node_from_json(j.value("from", 0LL));
+        e.to = actors::node_from_json(j.value("to", 0LL));
+        e.payload = j.value("payload", "");
+        e.round = j.value("round", -1);
+        e.bytes = j.value("bytes", std::uint64_t{0});
+        e.reason = j.value("reason", "");
+      } catch (const nlohmann::json::exception& x) {
+        bad_file(file, n, std::string("not an event as fedsim writes them (") + x.what() + ")");
+      }
       records.push_back({e.time, e.round, 3, [e](const actors::RunObserver& o) { o.event(e); }});
     }
   }
@@ -157,41 +204,39 @@ std::vector<std::string> replay_run(const fs::path& dir) {
   if (fed_pne && fs::exists(dir / "phases.csv")) {
     const fs::path file = dir / "phases.csv";
     const Table phases = read_table(file);
-    auto col = [&](const char* name) { return phases.column(name, file); };
+    auto col = [&](const char* name) { return phases.column(name); };
     const auto p = col("phase"), t = col("time"), d = col("depth"), n = col("nodes"),
                ppn = col("pulls_per_node"), rep = col("reporters"), ex = col("excluded"),
                late = col("late"), rej = col("rejected"), alive = col("alive"),
                surv = col("survivors"), bm = col("best_mean"), cw = col("confidence_width");
-    for (const auto& row : phases.rows) {
-      actors::phase_event e{integer(row[p]), number(row[t]),
-                            static_cast<std::int32_t>(integer(row[d])), integer(row[n]),
-                            integer(row[ppn]), static_cast<std::int32_t>(integer(row[rep])),
-                            static_cast<std::int32_t>(integer(row[ex])),
-                            static_cast<std::int32_t>(integer(row[late])),
-                            static_cast<std::int32_t>(integer(row[rej])),
-                            static_cast<std::int32_t>(integer(row[alive])), integer(row[surv]),
-                            number(row[bm]), number(row[cw])};
+    const long long big = std::numeric_limits<std::int64_t>::max();
+    for (std::size_t k = 0; k < phases.rows.size(); ++k) {
+      auto i32 = [&](std::size_t c) { return static_cast<std::int32_t>(phases.integer(k, c, 0)); };
+      actors::phase_event e{phases.integer(k, p, 0, big), phases.number(k, t), i32(d),
+                            phases.integer(k, n, 0, big), phases.integer(k, ppn, 0, big), i32(rep),
+                            i32(ex), i32(late), i32(rej), i32(alive),
+                            phases.integer(k, surv, 0, big), phases.number(k, bm),
+                            phases.number(k, cw)};
       records.push_back({e.time, e.phase, 5, [e](const actors::RunObserver& o) { o.phase(e); }});
     }
   } else if (!fed_pne && fs::exists(dir / "rounds.csv")) {  // the loop driver writes none
     const fs::path file = dir / "rounds.csv";
     const Table rounds = read_table(file);
-    auto col = [&](const char* name) { return rounds.column(name, file); };
+    auto col = [&](const char* name) { return rounds.column(name); };
     const auto r = col("round"), t = col("time"), part = col("participants"), sel = col("selected"),
                late = col("late"), drop = col("dropped"), rej = col("rejected"),
                clip = col("clipped"), alive = col("alive"), noise = col("noise_std"),
                eps = col("epsilon"), rel = col("released"), norm = col("aggregate_norm"),
                rdp = col("epsilon_rdp"), pld = col("epsilon_pld"), filt = col("filtered");
-    auto i32 = [](const std::string& c) { return static_cast<std::int32_t>(integer(c)); };
-    for (const auto& row : rounds.rows) {
-      actors::round_event e{i32(row[r]),     number(row[t]),    i32(row[part]),
-                            i32(row[sel]),   i32(row[late]),    i32(row[drop]),
-                            i32(row[rej]),   i32(row[clip]),    i32(row[alive]),
-                            number(row[noise]), number(row[eps]), integer(row[rel]) != 0,
-                            number(row[norm]), number(row[rdp]), number(row[pld]),
-                            i32(row[filt])};
-      // A round closes after its iteration's observations: ranked at its round + 1.
-      records.push_back({e.time, e.round + 1, 4, [e](const actors::RunObserver& o) { o.round(e); }});
+    for (std::size_t k = 0; k < rounds.rows.size(); ++k) {
+      auto i32 = [&](std::size_t c) { return static_cast<std::int32_t>(rounds.integer(k, c, 0)); };
+      auto num = [&](std::size_t c) { return rounds.number(k, c); };
+      actors::round_event e{i32(r),     num(t),   i32(part), i32(sel),  i32(late), i32(drop),
+                            i32(rej),   i32(clip), i32(alive), num(noise), num(eps),
+                            rounds.integer(k, rel, 0, 1) != 0, num(norm), num(rdp), num(pld),
+                            i32(filt)};
+      // Round r closes after iteration r's observations (same epoch, ranked after them).
+      records.push_back({e.time, e.round, 4, [e](const actors::RunObserver& o) { o.round(e); }});
     }
   }
 
@@ -216,6 +261,11 @@ std::vector<std::string> replay_run(const fs::path& dir) {
   };
   result.final_simple_regret = num("mean_final_simple_regret");
   result.average_cumulative_regret = num("average_cumulative_regret_per_client");
+  // What LiveRun's end line asks to tell "nobody observed" (null) from a regret.
+  if (!std::isnan(result.final_simple_regret)) result.mean_simple_regret = {result.final_simple_regret};
+  result.agents_without_observations = std::isnan(result.average_cumulative_regret)
+                                           ? config.world.agents
+                                           : summary.value("agents_without_observations", 0);
   result.epsilon = num("epsilon");
   if (summary.contains("messages")) {
     result.network.sent = summary["messages"].value("sent", std::uint64_t{0});
@@ -237,16 +287,17 @@ std::string grid_point(const std::string& folder) {
 std::vector<std::string> replay_sweep(const fs::path& dir) {
   const fs::path file = dir / "sweep_runs.csv";
   const Table runs = read_table(file);
-  const auto folder = runs.column("folder", file);
+  const auto folder = runs.column("folder");
   std::vector<std::string> lines;
   for (const auto& row : runs.rows) {
     const std::string run = row[folder];
+    if (run.empty() || fs::path(run).is_absolute() || run.find("..") != std::string::npos)
+      bad_file(file, 0, "run folder " + scenario::quote(run) + " is not a folder inside the sweep");
     const fs::path run_dir = dir / run;
     if (!fs::exists(run_dir / "summary.json"))
-      throw std::runtime_error(file.string() + ": run " + scenario::quote(run) +
-                               " has no summary.json (an unfinished sweep?)");
+      bad_file(file, 0, "run " + scenario::quote(run) + " has no summary.json (an unfinished sweep?)");
     for (const auto& line : replay_run(run_dir)) {
-      nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);
+      nlohmann::ordered_json j = nlohmann::ordered_json::parse(line);  // written by LiveRun
       j["run"] = run;
       j["point"] = grid_point(run);
       lines.push_back(j.dump());

@@ -7,10 +7,11 @@
 
 namespace fedsim::cli {
 
-/// Opens (truncates) FILE, or takes standard output for "-", and returns its sink: a line per
-/// call, flushed when the run asks (after each round and at the end). Throws UsageError (exit
-/// 2, one line) for a file that cannot be created, or one inside `out_dir`, the run's folder,
-/// whose files the run replaces when it ends.
+/// Opens FILE (locked against a second run, then truncated), or takes standard output for "-",
+/// and returns its sink: a line per call, flushed when the run asks (after each round and at
+/// the end); a failed write throws (the run fails naming --stream). Throws UsageError (exit 2,
+/// one line) for a file that cannot be created, a FIFO without a reader, a file another run
+/// streams to, or one inside `out_dir`, the run's folder, whose files the run replaces.
 LineSink open_stream_file(const std::string& file, const std::filesystem::path& out_dir);
 
 }  // namespace fedsim::cli
