@@ -14,4 +14,15 @@ namespace fedsim::actors {
 /// (straggling, then offline/online, crashed/recovered, partitioned/healed).
 std::vector<agent_state_event> agent_state_schedule(const NetworkPlan& plan);
 
+/// A server's presumptions (its Membership's presumed-dead flag turning on or off) to the
+/// recorder as presumed_dead / revived at the server's time: both servers' state has `members`,
+/// `now` and `shared->recorder`.
+template <class Self>
+void report_presumptions(Self* self) {
+  self->state.members->on_presumed_dead([self](int n, bool dead) {
+    self->send(self->state.shared->recorder,
+               agent_state_event{self->state.now, n, dead ? "presumed_dead" : "revived"});
+  });
+}
+
 }  // namespace fedsim::actors

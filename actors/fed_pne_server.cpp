@@ -1,5 +1,6 @@
 #include "actors/fed_pne_server.hpp"
 
+#include "actors/agent_states.hpp"
 #include "actors/checkpoint/state_archive.hpp"
 #include "actors/failure.hpp"
 
@@ -149,11 +150,7 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
   const int M = s.shared->problem->clients();
   s.server.emplace(*s.shared->tree, s.shared->config.params, M, s.shared->config.budget);
   s.members.emplace(M, policy.dead_after_missed);
-  if (s.shared->log_states)
-    s.members->on_presumed_dead([self](int m, bool dead) {
-      self->send(self->state.shared->recorder,
-                 agent_state_event{self->state.now, m, dead ? "presumed_dead" : "revived"});
-    });
+  if (s.shared->log_states) report_presumptions(self);
   return {
       [self](const kickoff&, virtual_time vt) {
         return handle(self, vt.seconds, [self] { broadcast_phase(self); });

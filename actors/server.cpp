@@ -1,5 +1,6 @@
 #include "actors/server.hpp"
 
+#include "actors/agent_states.hpp"
 #include "actors/checkpoint/state_archive.hpp"
 #include "actors/failure.hpp"
 #include "actors/integrity.hpp"
@@ -373,11 +374,7 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
   s.policy = policy::make_round_policy(s.shared->policy);
   if (cfg.uses_server()) s.de.emplace(cfg.server_config(), s.shared->assignment, cfg.features);
   s.members.emplace(N, s.shared->policy.dead_after_missed);
-  if (s.shared->log_states)
-    s.members->on_presumed_dead([self](int n, bool dead) {
-      self->send(self->state.shared->recorder,
-                 agent_state_event{self->state.now, n, dead ? "presumed_dead" : "revived"});
-    });
+  if (s.shared->log_states) report_presumptions(self);
   s.kept.assign(N, {});
   return {
       [self](kickoff, virtual_time vt) {

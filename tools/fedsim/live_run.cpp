@@ -33,6 +33,20 @@ std::string seconds(double s) {
   return buf;
 }
 
+/// What the progress line and the end line say, kept as the records go by.
+struct LiveFigures {
+  std::int64_t rounds = 0;           ///< rounds closed (FBO) or phases closed (Fed-PNE)
+  double time = 0.0;                 ///< virtual (model) time of the last record
+  double regret = 0.0;               ///< FBO: mean simple regret so far; Fed-PNE: mean R(t)
+  bool has_regret = false;           ///< some agent observed (pulled)
+  double epsilon = 0.0;              ///< spent so far (privacy.accountant)
+  std::int32_t alive = -1;           ///< agents the server expects (-1: no round closed yet)
+  std::int64_t pulls = 0;            ///< Fed-PNE: pulls per client so far
+  /// FBO: iterations done over learners x T (each agent's last iteration observed, counted up
+  /// to T); Fed-PNE: pulls per client over T. In [0, 1].
+  double progress = 0.0;
+};
+
 /// The records of one wave, in arrival order until written.
 struct Wave {
   std::vector<actors::agent_state_event> states;
@@ -65,7 +79,7 @@ struct LiveRun::State {
   int tenths_shown = 0;     ///< non-tty progress: a line each time progress passes a tenth
 
   std::vector<LineSink> sinks;
-  std::string start_line;
+  json start_record;  ///< the start line, completed by start()
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   LiveFigures figures;
   // Regret so far: each agent's latest simple regret (FBO) or R(t) (Fed-PNE), and their sum
@@ -382,7 +396,7 @@ LiveRun::LiveRun(const scenario::ScenarioConfig& config, bool progress, bool tty
   j["seed"] = config.seed;
   j["private"] = s.is_private;
   j["epsilon_budget"] = number(s.budget);
-  s.start_line = j.dump();
+  s.start_record = std::move(j);
 }
 
 LiveRun::~LiveRun() = default;
@@ -416,12 +430,9 @@ void LiveRun::attach(actors::RunObserver& o) {
 void LiveRun::start(int threads) {
   State& s = *state_;
   s.start = std::chrono::steady_clock::now();
-  json j = json::parse(s.start_line);
-  j["threads"] = threads;
-  j["wall"] = s.replay ? json(nullptr) : json(0.0);
-  s.start_line = j.dump();
-  for (auto& sink : s.sinks)
-    if (sink.write) sink.write(s.start_line);
+  s.start_record["threads"] = threads;
+  s.start_record["wall"] = s.replay ? json(nullptr) : json(0.0);
+  s.write(s.start_record);
   s.flush();
 }
 
@@ -462,6 +473,5 @@ void LiveRun::abort(const std::string& reason) {
   }
 }
 
-const LiveFigures& LiveRun::figures() const { return state_->figures; }
 
 }  // namespace fedsim::cli

@@ -28,20 +28,6 @@ struct LineSink {
   std::function<void()> flush;
 };
 
-/// What the progress line and the end line say, kept as the records go by.
-struct LiveFigures {
-  std::int64_t rounds = 0;           ///< rounds closed (FBO) or phases closed (Fed-PNE)
-  double time = 0.0;                 ///< virtual (model) time of the last record
-  double regret = 0.0;               ///< FBO: mean simple regret so far; Fed-PNE: mean R(t)
-  bool has_regret = false;           ///< some agent observed (pulled)
-  double epsilon = 0.0;              ///< spent so far (privacy.accountant)
-  std::int32_t alive = -1;           ///< agents the server expects (-1: no round closed yet)
-  std::int64_t pulls = 0;            ///< Fed-PNE: pulls per client so far
-  /// FBO: iterations done over learners x T (each agent's last iteration observed, counted up
-  /// to T); Fed-PNE: pulls per client over T. In [0, 1].
-  double progress = 0.0;
-};
-
 class LiveRun {
  public:
   /// `progress`: print the progress line to stderr (`tty`: in place; otherwise a plain line
@@ -58,7 +44,7 @@ class LiveRun {
   /// after add_sink: without a sink only the progress line is kept, from records taken as
   /// they arrive, and the network is not asked for state changes and waves.
   void attach(actors::RunObserver& observer);
-  /// The start line (written to every sink added so far, and kept for later ones).
+  /// The start line, to every sink added so far (add sinks first).
   void start(int threads);
   /// The lines still held, then the end line; ends the progress line.
   void end(const actors::RunResult& result);
@@ -66,7 +52,6 @@ class LiveRun {
   /// sink that fails here is ignored: the run's error is the one to report).
   void abort(const std::string& reason);
 
-  const LiveFigures& figures() const;
 
  private:
   struct State;

@@ -19,6 +19,7 @@
 #include "scenarios/echo.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/dashboard_assets.hpp"
+#include "tools/fedsim/run_folder.hpp"
 #include "tools/fedsim/run_replay.hpp"
 
 namespace fedsim::cli {
@@ -65,13 +66,6 @@ std::string escape_line(const std::string& line) {
   return out;
 }
 
-std::string slurp(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 /// A table of a JSON object's entries (nested objects flattened as a.b).
 void summary_rows(std::ostringstream& html, const nlohmann::json& j, const std::string& prefix) {
   for (const auto& [key, value] : j.items()) {
@@ -91,7 +85,7 @@ void summary_rows(std::ostringstream& html, const nlohmann::json& j, const std::
 
 /// A CSV file as an HTML table.
 void csv_table(std::ostringstream& html, const fs::path& file) {
-  std::istringstream in(slurp(file));
+  std::istringstream in(read_text(file));
   bool header = true;
   html << "<table class=\"report-table\">\n";
   for (std::string line; std::getline(in, line); header = false) {
@@ -152,16 +146,16 @@ void report(const ReportOptions& o) {
   extra << "<section class=\"report\" id=\"report-files\">\n";
   if (kind == FolderKind::run) {
     extra << "<h2>Summary (summary.json)</h2>\n<table class=\"report-table\" id=\"report-summary\">\n";
-    summary_rows(extra, nlohmann::json::parse(slurp(dir / "summary.json")), "");
+    summary_rows(extra, nlohmann::json::parse(read_text(dir / "summary.json")), "");
     extra << "</table>\n<h2>Configuration (config.resolved.toml)</h2>\n<pre id=\"report-config\">"
-          << escape_html(slurp(dir / "config.resolved.toml")) << "</pre>\n";
+          << escape_html(read_text(dir / "config.resolved.toml")) << "</pre>\n";
   } else {
     extra << "<h2>Grid points (sweep.csv)</h2>\n";
     if (fs::exists(dir / "sweep.csv")) csv_table(extra, dir / "sweep.csv");
     for (const char* name : {"sweep.toml", "scenario.toml"})
       if (fs::exists(dir / name))
         extra << "<h2>Configuration (" << name << ")</h2>\n<pre id=\"report-config\">"
-              << escape_html(slurp(dir / name)) << "</pre>\n";
+              << escape_html(read_text(dir / name)) << "</pre>\n";
   }
   extra << "<p class=\"report-note\">Written by <code>fedsim report " << escape_html(o.dir)
         << "</code> from the folder's files; the charts are drawn from the stream they rebuild "

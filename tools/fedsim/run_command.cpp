@@ -347,15 +347,11 @@ void run(RunCommandOptions& o) {
   if (!r.completed) throw IncompleteRun(r.reason + " (summary.json: \"completed\": false)");
 }
 
-/// --dashboard "" is an error, not "no dashboard".
-const CLI::Validator not_host_port(
-    [](std::string& v) { return v.empty() ? std::string("give HOST:PORT, e.g. 127.0.0.1:8050") : std::string(); },
-    "HOST:PORT");
-
-/// --stream "" is an error, not "no stream".
-const CLI::Validator not_empty(
-    [](std::string& v) { return v.empty() ? std::string("give a file, or - for standard output") : std::string(); },
-    "FILE|-");
+/// An option given an empty value is an error saying what to give, not the option left out
+/// (--stream "", --dashboard "").
+CLI::Validator not_empty(const std::string& what, const std::string& name) {
+  return CLI::Validator([what](std::string& v) { return v.empty() ? what : std::string(); }, name);
+}
 
 }  // namespace
 
@@ -388,12 +384,12 @@ void add_run_command(CLI::App& app) {
                   "write the run's live event stream to FILE (- : standard output, and the "
                   "result line goes to stderr): one JSON object a line, flushed after each "
                   "round (docs/stream.md). Actors driver only")
-      ->check(not_empty);
+      ->check(not_empty("give a file, or - for standard output", "FILE|-"));
   cmd->add_option("--dashboard", o->dashboard,
                   "serve a live dashboard of the run at HOST:PORT (port 0: any free port; the "
                   "URL is printed on stderr), e.g. 127.0.0.1:8050; open it in a browser. "
                   "Actors driver only")
-      ->check(not_host_port);
+      ->check(not_empty("give HOST:PORT, e.g. 127.0.0.1:8050", "HOST:PORT"));
   cmd->add_flag("--dashboard-allow-remote", o->dashboard_allow_remote,
                 "allow a --dashboard address that is not loopback (the page shows the run to "
                 "whoever connects)");
@@ -444,11 +440,11 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--stream", o->stream,
                   "write the run's live event stream to FILE (- : standard output): one JSON "
                   "object a line, flushed after each round (docs/stream.md)")
-      ->check(not_empty);
+      ->check(not_empty("give a file, or - for standard output", "FILE|-"));
   cmd->add_option("--dashboard", o->dashboard,
                   "serve a live dashboard of the run at HOST:PORT (port 0: any free port; the "
                   "URL is printed on stderr)")
-      ->check(not_host_port);
+      ->check(not_empty("give HOST:PORT, e.g. 127.0.0.1:8050", "HOST:PORT"));
   cmd->add_flag("--dashboard-allow-remote", o->dashboard_allow_remote,
                 "allow a --dashboard address that is not loopback");
   cmd->add_flag("--force", o->force,

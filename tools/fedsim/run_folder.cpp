@@ -20,9 +20,6 @@
 
 namespace fedsim::cli {
 namespace fs = std::filesystem;
-namespace {
-
-constexpr const char* kLockName = ".fedsim.lock";
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -30,6 +27,10 @@ std::string read_text(const fs::path& p) {
   ss << in.rdbuf();
   return ss.str();
 }
+
+namespace {
+
+constexpr const char* kLockName = ".fedsim.lock";
 
 /// The resolved configuration without its comment lines.
 std::string config_body(const std::string& toml) {

@@ -13,6 +13,9 @@ namespace fedsim::cli {
 /// came from): "fnv1a64:" and 16 hex digits. Equal hashes, equal resolved configurations.
 std::string config_hash(const scenario::ScenarioConfig& config);
 
+/// A file's whole content (empty when it cannot be read).
+std::string read_text(const std::filesystem::path& p);
+
 /// An exclusive lock on a folder (flock on FOLDER/.fedsim.lock, which holds the holder's pid and
 /// command line while it runs). Creates the folder. Throws UsageError when the folder cannot be
 /// created or another process holds the lock (naming its pid and command).

@@ -19,6 +19,7 @@
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/live_run.hpp"
+#include "tools/fedsim/run_folder.hpp"
 
 namespace fedsim::cli {
 
@@ -115,10 +116,7 @@ std::vector<std::string> replay_run(const fs::path& dir) {
   const scenario::ScenarioConfig config =
       scenario::load_scenario((dir / "config.resolved.toml").string());
   const nlohmann::json summary = [&] {
-    std::ifstream in(dir / "summary.json");
-    std::stringstream text;
-    text << in.rdbuf();
-    nlohmann::json j = read_json(dir / "summary.json", 0, text.str());
+    nlohmann::json j = read_json(dir / "summary.json", 0, read_text(dir / "summary.json"));
     if (!j.is_object()) bad_file(dir / "summary.json", 0, "not a JSON object");
     return j;
   }();
