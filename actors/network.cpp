@@ -190,7 +190,7 @@ double elapsed(const NetworkState& s) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - s.start).count();
 }
 
-/// Delivers one event taken from the queue at its time (s.now): as a request, or dropped (no
+/// Delivers one event taken from the queue at its time (s.now): to be answered, or dropped (no
 /// such recipient, recipient down); an agent's own timer while it is unavailable (not crashed)
 /// goes back into the queue for when it is available again.
 void deliver(self_ptr self, PendingEvent ev) {
@@ -229,15 +229,22 @@ void deliver(self_ptr self, PendingEvent ev) {
   log(self, "deliver", ev.env, {}, true);
   ++s.outstanding;
   if (s.plan.clock.wall) s.lateness.push_back(elapsed(s) - ev.time * s.plan.clock.time_scale);
-  self->request(dest, caf::infinite, ev.env.payload + caf::make_message(virtual_time{s.now}))
-      .then([self](caf::ok_atom) { on_reply(self); },
-            [self, to](caf::error& e) {
-              // A recipient that is gone (its down message may come later) is named here.
-              if (e != caf::sec::request_receiver_down) return fail_run(self, e);
-              fail_run(self, member_failure(to == server_node ? "server" : "agent " + std::to_string(to),
-                                            "stopped before it answered a delivery (" +
-                                                caf::to_string(e) + ")"));
-            });
+  // Sent, not requested: the recipient's handler answers caf::ok_atom (at once or through a
+  // response promise), and CAF sends that back as an ordinary message, counted in the network's
+  // ok_atom handler. CAF 0.17 keeps a request's pending reply in a structure whose cost grows
+  // with the number outstanding, and a wave delivers to every agent at once. A recipient that
+  // fails or stops is the down handler's to report; one that cannot handle the message answers
+  // an error (the error handler).
+  self->send(dest, ev.env.payload + caf::make_message(virtual_time{s.now}));
+}
+
+/// The name of a member that a delivery goes to ("server", "agent 3"), for failures.
+std::string member_name(const NetworkState& s, const caf::actor_addr& who) {
+  if (s.wiring.server && who == s.wiring.server.address()) return "server";
+  for (std::size_t n = 0; n < s.wiring.agents.size(); ++n)
+    if (s.wiring.agents[n] && who == s.wiring.agents[n].address())
+      return "agent " + std::to_string(n);
+  return {};
 }
 
 /// Queues what the last time's handlers sent, then delivers every event of the next time.
@@ -356,7 +363,22 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
   s.lost.assign(s.plan.agents.size(), false);
   fail_loudly(self, "network");
   self->set_down_handler([self](caf::down_msg& d) {
-    if (d.reason && d.reason != caf::exit_reason::user_shutdown) fail_run(self, d.reason);
+    if (d.reason && d.reason != caf::exit_reason::user_shutdown) return fail_run(self, d.reason);
+    // A member that deliveries go to stopping in the middle of a run (not paused for a
+    // checkpoint, after which the federation stops everyone) would leave them unanswered.
+    auto& s = self->state;
+    const std::string name = member_name(s, d.source);
+    if (!name.empty() && s.running && !s.paused)
+      fail_run(self, member_failure(name, "stopped before the run ended (" +
+                                              caf::to_string(d.reason) + ")"));
+  });
+  // A member's answer to a delivery that is an error (a message it has no handler for).
+  self->set_error_handler([self](caf::error& e) {
+    const std::string name =
+        member_name(self->state, caf::actor_cast<caf::actor_addr>(self->current_sender()));
+    fail_run(self, name.empty() ? e
+                                : member_failure(name, "answered a delivery with an error (" +
+                                                           caf::to_string(e) + ")"));
   });
   for (const AgentPlan& a : s.plan.agents) {
     s.uplink_loss.push_back(make_loss_model(a.link));
@@ -391,6 +413,7 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
         s.inbox.emplace_back(counter, std::move(env));
         if (s.running && s.outstanding == 0 && !s.paused && !s.plan.clock.wall) advance(self);
       },
+      [self](caf::ok_atom) { on_reply(self); },  // a member handled a delivery
       [self](wake_atom, std::uint64_t seq) {
         auto& s = self->state;
         if (seq == s.wake_seq) s.wake_armed = false;  // the armed one; an older one is stale

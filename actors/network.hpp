@@ -5,14 +5,15 @@
 /// payloads) and delivers events in (time, sender, sender's counter) order.
 ///
 /// Two clocks, one protocol (NetworkPlan::clock, docs/wall-clock.md):
-///  - virtual time: all events of one time are delivered as requests; the clock advances when
-///    every recipient has replied, so every envelope a handler sent is queued first (CAF keeps
-///    per-pair message order);
+///  - virtual time: all events of one time are delivered as messages that each recipient
+///    answers with caf::ok_atom (CAF sends a handler's result back to the sender); the clock
+///    advances when every answer is in, so every envelope a handler sent is queued first (CAF
+///    keeps per-pair message order, and the answer leaves after the handler's envelopes);
 ///  - wall-clock time: `now` is the real time since the run started over time_scale (model
 ///    seconds), read when an envelope arrives, which is processed at once; each queued event is
-///    delivered (still as a request) when the real clock reaches its time x time_scale, on a
+///    delivered (still answered) when the real clock reaches its time x time_scale, on a
 ///    wake-up the network sends itself; the clock never waits for replies. The run ends when
-///    the queue is empty and no request is outstanding.
+///    the queue is empty and no answer is outstanding.
 #include <atomic>
 #include <chrono>
 #include <cstdint>

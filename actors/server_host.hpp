@@ -5,8 +5,10 @@
 ///
 /// The protocol such an actor speaks (actors/messages.hpp; examples/own-server/main.cpp is a
 /// complete one in about 100 lines):
-/// - The network delivers each message as a request `(message, virtual_time)`; answer it with
-///   `caf::ok_atom` once it is handled (the network waits for that before it moves time on).
+/// - The network delivers each message as `(message, virtual_time)`; answer it with
+///   `caf::ok_atom` once it is handled, by returning it or through a response promise (the
+///   network waits for that before it moves time on; it is an ordinary message, not a
+///   request, and CAF sends a handler's result back to its sender either way).
 ///   Messages: `kickoff` (the run starts), `report` (an agent's omega_{n,t}: `round` is the
 ///   round it is meant for, 0 after the initial design; `omega` has M values; check it with
 ///   `intact(r)` of actors/integrity.hpp), `agent_done` (an agent finished its T iterations),

@@ -101,3 +101,45 @@ TEST_CASE("server_host: refused with a private algorithm, checkpoints, or no act
   opt.checkpoint_dir = opt.out_dir + "/ckpt";
   CHECK_THROWS_WITH(run_federation(fts_de(3, 2, 1), opt), Catch::Contains("takes no checkpoint"));
 }
+
+namespace {
+
+// Servers that break the protocol: one with no handler for reports (CAF answers such a delivery
+// with an error), one that stops itself when the first report comes.
+caf::behavior deaf_server(caf::event_based_actor*) {
+  return {[](kickoff, virtual_time) { return caf::ok_atom_v; },
+          [](const agent_done&, virtual_time) { return caf::ok_atom_v; }};
+}
+
+caf::behavior quitting_server(caf::event_based_actor* self) {
+  return {[](kickoff, virtual_time) { return caf::ok_atom_v; },
+          [self](const report&, virtual_time) { self->quit(); }};
+}
+
+std::string failure_of(const scenario::ScenarioConfig& c, RunOptions opt) {
+  try {
+    run_federation(c, opt);
+  } catch (const RunFailure& e) {
+    return e.what();
+  }
+  return "the run did not fail";
+}
+
+}  // namespace
+
+TEST_CASE("server_host: a server that cannot handle a delivery, or stops, fails the run naming it",
+          "[actors][server-host]") {
+  const auto c = fts_de(3, 3, 1);
+  RunOptions opt;
+  opt.threads = 2;
+  opt.out_dir = test::fresh_dir("server-host-deaf").string();
+  opt.server_host = [](const ServerSlots& s) { return s.network.home_system().spawn(deaf_server); };
+  const std::string deaf = failure_of(c, opt);
+  CHECK_THAT(deaf, Catch::Contains("server: answered a delivery with an error"));
+  CHECK_THAT(deaf, Catch::Contains("unexpected_message"));
+  opt.out_dir = test::fresh_dir("server-host-quits").string();
+  opt.server_host = [](const ServerSlots& s) {
+    return s.network.home_system().spawn(quitting_server);
+  };
+  CHECK_THAT(failure_of(c, opt), Catch::Contains("server: stopped before the run ended"));
+}
