@@ -99,10 +99,19 @@ void process_send(self_ptr self, std::uint64_t counter, envelope env) {
       departure = s.now;
     } else if (is_agent(sender, s) && env.payload.match_elements<timer>()) {
       const AgentPlan& plan = s.plan.agents[sender];
-      RandomStream rng(s.plan.seed, "network.compute", sender, counter);
+      const scenario::Distribution& compute = plan.link.compute;
       const int evaluations = env.payload.get_as<timer>(0).evaluations;
-      for (int k = 0; k < evaluations; ++k)
-        departure += plan.link.speed_factor * plan.link.compute.sample(rng);
+      if (compute.kind == scenario::Distribution::Kind::constant) {
+        // No draw: the same sum without a sampler per evaluation (a Fed-PNE client's phase
+        // charges thousands), and nothing at all to add when the time is zero.
+        const double step = plan.link.speed_factor * compute.value;
+        if (step != 0.0)
+          for (int k = 0; k < evaluations; ++k) departure += step;
+      } else {
+        RandomStream rng(s.plan.seed, "network.compute", sender, counter);
+        for (int k = 0; k < evaluations; ++k)
+          departure += plan.link.speed_factor * compute.sample(rng);
+      }
     }
     enqueue(self, departure, sender, counter, 0, false, std::move(env));
     return;
@@ -190,6 +199,46 @@ double elapsed(const NetworkState& s) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - s.start).count();
 }
 
+/// Whether a copy of the payload per recipient is cheap: no vector that grows with N or M (a
+/// broadcast's joint is a shared buffer; FTS's `sources` lists every agent).
+bool cheap_copy(const broadcast& b) { return b.sources.empty(); }
+bool cheap_copy(const report&) { return false; }
+bool cheap_copy(const phase_message&) { return false; }
+bool cheap_copy(const phase_report&) { return false; }
+template <class T>
+bool cheap_copy(const T&) {
+  return true;
+}
+
+/// If `payload` is a T: the delivery `(T, virtual_time)` in `out`. A payload that this delivery
+/// alone holds (a report, a timer) moves into it, a shared one that is cheap to copy is copied,
+/// and anything else is concatenated, as CAF's `message + message` does it: slower to build and
+/// to match, and the only way for a server host's own types.
+template <class T>
+bool stamp_as(caf::message& payload, virtual_time vt, caf::message& out) {
+  if (!payload.match_elements<T>()) return false;
+  if (payload.cvals()->unique())
+    out = caf::make_message(std::move(payload.get_mutable_as<T>(0)), vt);
+  else if (cheap_copy(payload.get_as<T>(0)))
+    out = caf::make_message(payload.get_as<T>(0), vt);
+  else
+    out = payload + caf::make_message(vt);
+  return true;
+}
+
+/// The message a recipient gets: the payload with the delivery's virtual time appended.
+caf::message stamped(caf::message& payload, virtual_time vt) {
+  caf::message out;
+  // The most frequent first: each miss is a type_info comparison.
+  if (stamp_as<timer>(payload, vt, out) || stamp_as<report>(payload, vt, out) ||
+      stamp_as<broadcast>(payload, vt, out) || stamp_as<phase_message>(payload, vt, out) ||
+      stamp_as<phase_report>(payload, vt, out) || stamp_as<kickoff>(payload, vt, out) ||
+      stamp_as<agent_done>(payload, vt, out) || stamp_as<crash_notice>(payload, vt, out) ||
+      stamp_as<recover_notice>(payload, vt, out) || stamp_as<membership_notice>(payload, vt, out))
+    return out;
+  return payload + caf::make_message(vt);
+}
+
 /// Delivers one event taken from the queue at its time (s.now): to be answered, or dropped (no
 /// such recipient, recipient down); an agent's own timer while it is unavailable (not crashed)
 /// goes back into the queue for when it is available again.
@@ -235,7 +284,7 @@ void deliver(self_ptr self, PendingEvent ev) {
   // with the number outstanding, and a wave delivers to every agent at once. A recipient that
   // fails or stops is the down handler's to report; one that cannot handle the message answers
   // an error (the error handler).
-  self->send(dest, ev.env.payload + caf::make_message(virtual_time{s.now}));
+  self->send(dest, stamped(ev.env.payload, virtual_time{s.now}));
 }
 
 /// The name of a member that a delivery goes to ("server", "agent 3"), for failures.
