@@ -3,6 +3,10 @@
 // network, sync policy, the synthetic objective of scenarios/dp-fts-de-synthetic.toml (M = 50,
 // grid 1000). Every ratio divides an actor run's wall time by the plain loop's on the same
 // work, both measured in this run; each cell is the median of --repeats runs. Release build.
+// Two loops: the engine's loop alone (fbo::run_reference, no files), and the loop driver of
+// `fedsim run --driver loop` (cli::run_loop), which also builds the objective and writes
+// observations.csv and rounds.csv as the actors' recorder does: the like-for-like baseline of
+// an actor run, whose outputs are written too.
 //
 //   build/tools/bench_actor_scaling [--agents 200,2000,10000] [--iterations T] [--repeats K]
 //                                   [--json FILE]
@@ -25,6 +29,7 @@
 #include "engine/fbo/reference_loop.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/bench/circumstances.hpp"
+#include "tools/fedsim/loop_driver.hpp"
 
 using namespace fedsim;
 using Clock = std::chrono::steady_clock;
@@ -57,6 +62,17 @@ double loop_seconds(const scenario::ScenarioConfig& c) {
   const auto start = Clock::now();
   fbo::run_reference(scenario::reference_config(c));
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// The loop driver, files and all, into a scratch folder (as `fedsim run --driver loop`).
+double loop_driver_seconds(const scenario::ScenarioConfig& c) {
+  const auto dir = std::filesystem::temp_directory_path() / "fedsim-bench-scaling-loop";
+  std::filesystem::remove_all(dir);
+  const auto start = Clock::now();
+  cli::run_loop(c, dir);
+  const double s = std::chrono::duration<double>(Clock::now() - start).count();
+  std::filesystem::remove_all(dir);
+  return s;
 }
 
 double median(std::vector<double> v) {
@@ -99,14 +115,17 @@ int main(int argc, char** argv) {
   const auto started = Clock::now();
   nlohmann::json rows = nlohmann::json::array();
   std::printf("DP-FTS-DE, perfect network, sync, M = 50: actors / plain loop (medians)\n\n");
-  std::printf("| N | T | loop s | events | 1 thread s (ratio) | 2 threads s (ratio) | 2 / 1 threads |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
+  std::printf("| N | T | loop s | loop with files s | events | 1 thread s (ratio, vs with files) | 2 threads s (ratio, vs with files) | 2 / 1 threads |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
   for (int n : agents) {
     const int t = iterations > 0 ? iterations : (n >= 10000 ? 10 : 20);
     const int k = repeats > 0 ? repeats : (n >= 10000 ? 1 : 3);
-    std::vector<double> loops;
-    for (int r = 0; r < k; ++r) loops.push_back(loop_seconds(perfect(n, t, EventLog::none)));
-    const double loop = median(loops);
+    std::vector<double> loops, drivers;
+    for (int r = 0; r < k; ++r) {
+      loops.push_back(loop_seconds(perfect(n, t, EventLog::none)));
+      drivers.push_back(loop_driver_seconds(perfect(n, t, EventLog::none)));
+    }
+    const double loop = median(loops), files = median(drivers);
     for (EventLog e : {EventLog::all, EventLog::faults, EventLog::none}) {
       const auto c = perfect(n, t, e);
       std::vector<double> one, two;
@@ -115,12 +134,16 @@ int main(int argc, char** argv) {
         two.push_back(actors_seconds(c, 2));
       }
       const double a1 = median(one), a2 = median(two);
-      std::printf("| %d | %d | %.3f | %s | %.3f (%.2f) | %.3f (%.2f) | %.2f |\n", n, t, loop,
-                  name_of(e), a1, a1 / loop, a2, a2 / loop, a2 / a1);
+      std::printf("| %d | %d | %.3f | %.3f | %s | %.3f (%.2f, %.2f) | %.3f (%.2f, %.2f) | %.2f |\n",
+                  n, t, loop, files, name_of(e), a1, a1 / loop, a1 / files, a2, a2 / loop,
+                  a2 / files, a2 / a1);
       std::fflush(stdout);
       rows.push_back({{"agents", n}, {"iterations", t}, {"repeats", k}, {"events", name_of(e)},
-                      {"loop_s", loop}, {"actors_1_thread_s", a1}, {"actors_2_threads_s", a2},
+                      {"loop_s", loop}, {"loop_with_files_s", files},
+                      {"actors_1_thread_s", a1}, {"actors_2_threads_s", a2},
                       {"ratio_1_thread", a1 / loop}, {"ratio_2_threads", a2 / loop},
+                      {"ratio_1_thread_vs_files", a1 / files},
+                      {"ratio_2_threads_vs_files", a2 / files},
                       {"two_over_one_thread", a2 / a1}});
     }
   }
