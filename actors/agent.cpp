@@ -41,7 +41,7 @@ using self_ptr = caf::stateful_actor<AgentActorState>*;
 void send_to(self_ptr self, node_id to, caf::message payload, std::uint64_t bytes = 0,
              double delay = 0.0) {
   auto& s = self->state;
-  self->send(s.shared->network, envelope{s.id, to, delay, bytes, std::move(payload)});
+  post(self, s.box, s.shared->network, envelope{s.id, to, delay, bytes, std::move(payload)});
 }
 
 constexpr double absent = std::numeric_limits<double>::quiet_NaN();
@@ -168,14 +168,22 @@ void on_evaluation_result(self_ptr self, const evaluation_result& r) {
   charge_compute_time(self);
 }
 
-/// The reply to a network event: held while external evaluations of the batch are out.
-caf::result<caf::ok_atom> reply(self_ptr self) {
+/// Whether the answer to the current delivery is due now (true), or held while external
+/// evaluations of the batch are out (false: a response promise answers it when they are in).
+bool answer_now(self_ptr self) {
   auto& s = self->state;
   bool out = false;
   for (const PendingQuery& q : s.pending) out = out || !q.answered;
-  if (!s.busy || !out) return caf::ok_atom_v;
+  if (!s.busy || !out) return true;
   s.held.push_back(self->make_response_promise());
-  return s.held.back();
+  return false;
+}
+
+/// Handles a delivery with `body`, which returns answer_now(self) or true (actors/outbox.hpp).
+template <class Body>
+caf::result<caf::ok_atom> delivery(self_ptr self, Body&& body) {
+  return answer_delivery(self, self->state.box, self->state.shared->network,
+                         std::forward<Body>(body));
 }
 
 void start_iteration(self_ptr self) {
@@ -368,41 +376,52 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
   reset_agent(self);
   return {
       [self](kickoff, virtual_time) {
-        start_initial_design(self);
-        return reply(self);
+        return delivery(self, [self] {
+          start_initial_design(self);
+          return answer_now(self);
+        });
       },
       [self](const timer& tm, virtual_time vt) {
-        auto& s = self->state;
-        if (s.alive && s.busy && tm.round == s.pending_report_round) finish_evaluations(self, vt.seconds);
-        return reply(self);
+        return delivery(self, [self, &tm, vt] {
+          auto& s = self->state;
+          if (s.alive && s.busy && tm.round == s.pending_report_round)
+            finish_evaluations(self, vt.seconds);
+          return answer_now(self);
+        });
       },
       // Payloads are shared by every recipient: handlers take them by const reference.
       [self](const broadcast& b, virtual_time) {
-        auto& s = self->state;
-        if (!s.latest || b.round > s.latest->round) s.latest = b;
-        start_initial_design(self);  // no-op once started
-        maybe_continue(self);
-        return reply(self);
+        return delivery(self, [self, &b] {
+          auto& s = self->state;
+          if (!s.latest || b.round > s.latest->round) s.latest = b;
+          start_initial_design(self);  // no-op once started
+          maybe_continue(self);
+          return answer_now(self);
+        });
       },
       [self](const crash_notice& c, virtual_time vt) {
-        auto& s = self->state;
-        logger("agent")->debug("t={:.3f} agent {} crashes ({})", vt.seconds, s.id,
-                               c.keep_state ? "state kept" : "state lost");
-        s.alive = false;
-        s.busy = false;  // evaluations in flight are lost with the crash
-        s.pending.clear();
-        ++s.generation;  // their late answers are ignored
-        for (auto& p : s.held) p.deliver(caf::ok_atom_v);
-        s.held.clear();
-        if (!c.keep_state) reset_agent(self);
-        return caf::ok_atom_v;
+        return delivery(self, [self, &c, vt] {
+          auto& s = self->state;
+          logger("agent")->debug("t={:.3f} agent {} crashes ({})", vt.seconds, s.id,
+                                 c.keep_state ? "state kept" : "state lost");
+          s.alive = false;
+          s.busy = false;  // evaluations in flight are lost with the crash
+          s.pending.clear();
+          ++s.generation;  // their late answers are ignored
+          for (auto& p : s.held) p.deliver(caf::ok_atom_v);
+          s.held.clear();
+          if (!c.keep_state) reset_agent(self);
+          return true;
+        });
       },
       [self](recover_notice, virtual_time vt) {
-        logger("agent")->debug("t={:.3f} agent {} recovers", vt.seconds, self->state.id);
-        self->state.alive = true;
-        start_initial_design(self);  // no-op once started
-        maybe_continue(self);
-        return reply(self);
+        return delivery(self, [self, vt] {
+          logger("agent")->debug("t={:.3f} agent {} recovers", vt.seconds, self->state.id);
+          self->state.alive = true;
+          start_initial_design(self);  // no-op once started
+          maybe_continue(self);
+          return answer_now(self);
+        });
       },
       [self](const evaluation_result& r) { on_evaluation_result(self, r); },
       [self](save_atom) {

@@ -21,6 +21,7 @@
 #include <caf/all.hpp>
 
 #include "actors/messages.hpp"
+#include "actors/outbox.hpp"
 #include "engine/fbo/algorithms.hpp"
 #include "engine/fbo/reference_loop.hpp"
 #include "engine/objectives/federated_objective.hpp"
@@ -75,6 +76,7 @@ struct AgentActorState {
   /// Replies to the network held while external evaluations run (never in a checkpoint: the
   /// network is quiet only when none is held).
   std::vector<caf::response_promise> held;
+  Outbox box;  ///< envelopes sent while a delivery is handled, sent with its answer
   std::int32_t pending_report_round = 0;
   std::int32_t used_round = -1;         ///< round of the newest broadcast used so far
   std::optional<broadcast> latest;      ///< newest broadcast received

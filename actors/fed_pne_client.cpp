@@ -14,7 +14,7 @@ using self_ptr = caf::stateful_actor<FedPneClientState>*;
 
 void send_to(self_ptr self, node_id to, caf::message payload, std::uint64_t bytes = 0) {
   auto& s = self->state;
-  self->send(s.shared->network, envelope{s.id, to, 0.0, bytes, std::move(payload)});
+  post(self, s.box, s.shared->network, envelope{s.id, to, 0.0, bytes, std::move(payload)});
 }
 
 xarmed::PhaseBroadcast to_engine(const phase_message& m) {
@@ -34,6 +34,16 @@ void maybe_start(self_ptr self) {
   send_to(self, s.id,
           caf::make_message(timer{0, static_cast<std::int32_t>(b.phase),
                                   static_cast<std::int32_t>(steps)}));
+}
+
+/// Handles a delivery with `body` and answers it with what body sent (actors/outbox.hpp).
+template <class Body>
+caf::result<caf::ok_atom> delivery(self_ptr self, Body&& body) {
+  auto& s = self->state;
+  return answer_delivery(self, s.box, s.shared->network, [&body] {
+    body();
+    return true;
+  });
 }
 
 void send_report(self_ptr self) {
@@ -91,34 +101,38 @@ caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self,
   s.client.emplace(static_cast<int>(id), *s.shared->tree, s.shared->config.point,
                    s.shared->dp_noise_std);
   return {
-      [](const kickoff&, virtual_time) { return caf::ok_atom_v; },
+      [self](const kickoff&, virtual_time) { return delivery(self, [] {}); },
       [self](const phase_message& m, virtual_time) {
-        auto& s = self->state;
-        if (!s.latest || m.phase > s.latest->phase) s.latest = m;
-        if (s.alive && s.last_report && m.phase == s.last_report->phase) send_report(self);
-        maybe_start(self);
-        return caf::ok_atom_v;
+        return delivery(self, [self, &m] {
+          auto& s = self->state;
+          if (!s.latest || m.phase > s.latest->phase) s.latest = m;
+          if (s.alive && s.last_report && m.phase == s.last_report->phase) send_report(self);
+          maybe_start(self);
+        });
       },
       [self](const timer& tm, virtual_time vt) {
-        auto& s = self->state;
-        if (s.alive && s.busy && tm.round == s.started_phase) finish_phase(self, vt.seconds);
-        return caf::ok_atom_v;
+        return delivery(self, [self, &tm, vt] {
+          auto& s = self->state;
+          if (s.alive && s.busy && tm.round == s.started_phase) finish_phase(self, vt.seconds);
+        });
       },
       [self](const crash_notice& c, virtual_time) {
-        auto& s = self->state;
-        s.alive = false;
-        s.busy = false;  // the phase in flight is lost with the crash
-        if (!c.keep_state) {
-          s.client.emplace(static_cast<int>(s.id), *s.shared->tree, s.shared->config.point,
-                           s.shared->dp_noise_std);
-          s.last_report.reset();
-        }
-        return caf::ok_atom_v;
+        return delivery(self, [self, &c] {
+          auto& s = self->state;
+          s.alive = false;
+          s.busy = false;  // the phase in flight is lost with the crash
+          if (!c.keep_state) {
+            s.client.emplace(static_cast<int>(s.id), *s.shared->tree, s.shared->config.point,
+                             s.shared->dp_noise_std);
+            s.last_report.reset();
+          }
+        });
       },
       [self](recover_notice, virtual_time) {
-        self->state.alive = true;
-        maybe_start(self);
-        return caf::ok_atom_v;
+        return delivery(self, [self] {
+          self->state.alive = true;
+          maybe_start(self);
+        });
       },
       [self](save_atom) {
         return save_state(self->context(), [self](auto& a) { client_fields(a, self->state); });

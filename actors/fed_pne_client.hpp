@@ -10,6 +10,7 @@
 #include <caf/all.hpp>
 
 #include "actors/messages.hpp"
+#include "actors/outbox.hpp"
 #include "engine/xarmed/fed_pne_run.hpp"
 
 namespace fedsim::actors {
@@ -30,6 +31,7 @@ struct FedPneShared {
 
 struct FedPneClientState {
   node_id id = 0;
+  Outbox box;  ///< envelopes sent while a delivery is handled, sent with its answer
   std::shared_ptr<const FedPneShared> shared;
   std::optional<xarmed::FedPneClient> client;
   std::optional<phase_message> latest;  ///< newest phase received

@@ -20,7 +20,8 @@ Membership& members(FedPneServerState& s) { return *s.members; }
 
 void send_to(self_ptr self, node_id to, caf::message payload, double delay = 0.0,
              std::uint64_t bytes = 0) {
-  self->send(self->state.shared->network, envelope{server_node, to, delay, bytes, std::move(payload)});
+  auto& s = self->state;
+  post(self, s.box, s.shared->network, envelope{server_node, to, delay, bytes, std::move(payload)});
 }
 
 void log_event(self_ptr self, const char* kind, const phase_report& r, const char* reason) {
@@ -131,11 +132,16 @@ void server_fields(Archive& a, FedPneServerState& s) {
   if constexpr (Archive::loading) s.server->restore(engine);
 }
 
+/// Handles a delivery with `body` (unless stopped) and answers it with what body sent
+/// (actors/outbox.hpp).
 template <class Body>
-caf::ok_atom handle(self_ptr self, double now, Body body) {
-  self->state.now = now;
-  if (!self->state.stopped) body();
-  return caf::ok_atom_v;
+caf::result<caf::ok_atom> handle(self_ptr self, double now, Body body) {
+  auto& s = self->state;
+  s.now = now;
+  return answer_delivery(self, s.box, s.shared->network, [self, &body] {
+    if (!self->state.stopped) body();
+    return true;
+  });
 }
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include "actors/fed_pne_client.hpp"
 #include "actors/membership.hpp"
 #include "actors/messages.hpp"
+#include "actors/outbox.hpp"
 #include "actors/policy/round_policy.hpp"
 #include "actors/run_config.hpp"
 #include "engine/xarmed/fed_pne_server.hpp"
@@ -34,6 +35,7 @@ namespace fedsim::actors {
 
 struct FedPneServerState {
   std::shared_ptr<const FedPneShared> shared;
+  Outbox box;  ///< envelopes sent while a delivery is handled, sent with its answer
   std::unique_ptr<policy::RoundPolicy> policy;
   std::optional<xarmed::FedPneServer> server;
   std::optional<Membership> members;  ///< contributed: reported the current phase

@@ -65,6 +65,20 @@ typename Inspector::result_type inspect(Inspector& f, virtual_time& x) {
   return f(caf::meta::type_name("virtual_time"), w_seconds);
 }
 
+/// A member of fedsim's own -> network, in virtual time: the envelopes one handler of a
+/// delivery sent, in order, and (`answers`) its answer to that delivery, in one message where
+/// there were n + 1 (actors/outbox.hpp). A member may still answer with caf::ok_atom and send
+/// envelope by envelope (a server of one's own does).
+struct outbox {
+  std::vector<envelope> envelopes;
+  bool answers = false;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, outbox& x) {
+  return f(caf::meta::type_name("outbox"), x.envelopes, x.answers);
+}
+
 /// Server -> agents at time 0: run the initial design (round 0).
 struct kickoff {};
 
@@ -537,4 +551,5 @@ CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::agent_state_event))
 // Network -> recorder, live views in virtual time: (wave_atom, time) before each wave of
 // deliveries (every record of the waves before has arrived).
 CAF_ADD_ATOM(fedsim, fedsim::actors, wave_atom, "wave")
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::outbox))
 CAF_END_TYPE_ID_BLOCK(fedsim)

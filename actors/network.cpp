@@ -401,6 +401,27 @@ std::uint64_t next_counter(NetworkState& s, node_id from) {
   return s.network_counter++;
 }
 
+/// An envelope a member sent: numbered by its sender; in wall-clock time processed at once, at
+/// the real time, else kept for the end of the wave.
+void receive(self_ptr self, envelope env) {
+  auto& s = self->state;
+  const std::uint64_t counter = next_counter(s, env.from);
+  if (s.plan.clock.wall && s.running) {
+    s.now = elapsed(s) / s.plan.clock.time_scale;
+    process_send(self, counter, std::move(env));
+    return;
+  }
+  s.inbox.emplace_back(counter, std::move(env));
+}
+
+/// After envelopes that answered nothing: wall-clock time delivers what is due; virtual time
+/// goes on if nothing is outstanding (envelopes sent outside a delivery's handling).
+void went_on(self_ptr self) {
+  auto& s = self->state;
+  if (s.plan.clock.wall && s.running) return pump(self);
+  if (s.running && s.outstanding == 0 && !s.paused && !s.plan.clock.wall) advance(self);
+}
+
 }  // namespace
 
 caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan plan,
@@ -452,15 +473,14 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
           if (*a) self->monitor(*a);
       },
       [self](envelope& env) {
-        auto& s = self->state;
-        const std::uint64_t counter = next_counter(s, env.from);
-        if (s.plan.clock.wall && s.running) {  // processed at once, at the real time
-          s.now = elapsed(s) / s.plan.clock.time_scale;
-          process_send(self, counter, std::move(env));
-          return pump(self);
-        }
-        s.inbox.emplace_back(counter, std::move(env));
-        if (s.running && s.outstanding == 0 && !s.paused && !s.plan.clock.wall) advance(self);
+        receive(self, std::move(env));
+        went_on(self);
+      },
+      // A member's envelopes from one handler of a delivery, and its answer (actors/outbox.hpp).
+      [self](outbox& box) {
+        for (envelope& env : box.envelopes) receive(self, std::move(env));
+        if (box.answers) on_reply(self);
+        else went_on(self);
       },
       [self](caf::ok_atom) { on_reply(self); },  // a member handled a delivery
       [self](wake_atom, std::uint64_t seq) {

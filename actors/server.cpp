@@ -28,7 +28,8 @@ Membership& members(ServerState& s) { return *s.members; }
 
 void send_to(self_ptr self, node_id to, caf::message payload, double delay = 0.0,
              std::uint64_t bytes = 0) {
-  self->send(self->state.shared->network, envelope{server_node, to, delay, bytes, std::move(payload)});
+  auto& s = self->state;
+  post(self, s.box, s.shared->network, envelope{server_node, to, delay, bytes, std::move(payload)});
 }
 
 void send_all(self_ptr self, const caf::message& payload, std::uint64_t bytes) {
@@ -353,13 +354,13 @@ void server_fields(Archive& a, ServerState& s) {
       throw std::runtime_error("checkpoint of another number of agents");
 }
 
-/// Runs `body(done)`, answering the network's delivery request once `done` is called.
+/// Runs `body(done)`, answering the network's delivery once `done` is called, with what the
+/// server sent until then (actors/outbox.hpp).
 template <class Body>
-caf::response_promise handle(self_ptr self, double now, Body body) {
-  self->state.now = now;
-  auto rp = self->make_response_promise();
-  body([rp]() mutable { rp.deliver(caf::ok_atom::value); });
-  return rp;
+caf::result<caf::ok_atom> handle(self_ptr self, double now, Body body) {
+  auto& s = self->state;
+  s.now = now;
+  return handle_delivery(self, s.box, s.shared->network, std::move(body));
 }
 
 }  // namespace

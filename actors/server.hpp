@@ -26,6 +26,7 @@
 
 #include "actors/membership.hpp"
 #include "actors/messages.hpp"
+#include "actors/outbox.hpp"
 #include "actors/policy/round_policy.hpp"
 #include "engine/fbo/de_server.hpp"
 #include "engine/fbo/reference_loop.hpp"
@@ -60,6 +61,7 @@ void fields(Archive& a, KeptReport& k) {
 
 struct ServerState {
   std::shared_ptr<const ServerShared> shared;
+  Outbox box;  ///< envelopes sent while a delivery is handled, sent with its answer
   std::unique_ptr<policy::RoundPolicy> policy;
   std::optional<fbo::DeServer> de;
   std::optional<Membership> members;

@@ -8,7 +8,9 @@
 /// - The network delivers each message as `(message, virtual_time)`; answer it with
 ///   `caf::ok_atom` once it is handled, by returning it or through a response promise (the
 ///   network waits for that before it moves time on; it is an ordinary message, not a
-///   request, and CAF sends a handler's result back to its sender either way).
+///   request, and CAF sends a handler's result back to its sender either way). fedsim's own
+///   server sends its envelopes and the answer in one `outbox` message (actors/outbox.hpp);
+///   a server of one's own need not.
 ///   Messages: `kickoff` (the run starts), `report` (an agent's omega_{n,t}: `round` is the
 ///   round it is meant for, 0 after the initial design; `omega` has M values; check it with
 ///   `intact(r)` of actors/integrity.hpp), `agent_done` (an agent finished its T iterations),
