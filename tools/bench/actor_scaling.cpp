@@ -9,16 +9,21 @@
 // an actor run, whose outputs are written too.
 //
 //   build/tools/bench_actor_scaling [--agents 200,2000,10000] [--iterations T] [--repeats K]
-//                                   [--json FILE]
+//                                   [--memory-agents 1000,10000] [--json FILE]
 //
-// Defaults: N = 200, 2000 (T = 20) and 10000 (T = 10), 3 repeats (1 at N >= 10000).
+// Defaults: N = 200, 2000 (T = 20) and 10000 (T = 10), 3 repeats (1 at N >= 10000). First,
+// memory per agent: the peak RSS of one run (T = 2) at each of the two --memory-agents sizes,
+// actors and loop, each in a forked process; the difference over the difference in N.
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -75,6 +80,29 @@ double loop_driver_seconds(const scenario::ScenarioConfig& c) {
   return s;
 }
 
+/// The peak resident memory (MiB) of a forked child that runs `work` alone.
+double child_peak_rss_mib(const std::function<void()>& work) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) std::perror("fork"), std::exit(1);
+  if (pid == 0) {
+    try {
+      work();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "bench_actor_scaling: %s\n", e.what());
+      _exit(1);
+    }
+    _exit(0);
+  }
+  int status = 0;
+  rusage usage{};
+  if (wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "bench_actor_scaling: a memory run failed\n");
+    std::exit(1);
+  }
+  return usage.ru_maxrss / 1024.0;  // kilobytes on Linux
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -95,6 +123,7 @@ const char* name_of(EventLog e) {
 
 int main(int argc, char** argv) {
   std::vector<int> agents = {200, 2000, 10000};
+  std::vector<int> memory_agents = {1000, 10000};
   int iterations = 0, repeats = 0;
   std::string json_file;
   for (int i = 1; i < argc; ++i) {
@@ -107,12 +136,39 @@ int main(int argc, char** argv) {
     else if (a == "--iterations") iterations = std::atoi(argv[++i]);
     else if (a == "--repeats") repeats = std::atoi(argv[++i]);
     else if (a == "--json") json_file = argv[++i];
+    else if (a == "--memory-agents") memory_agents = parse_list(argv[++i]);
     else {
       std::fprintf(stderr, "bench_actor_scaling: unknown argument '%s'\n", a.c_str());
       return 2;
     }
   }
   const auto started = Clock::now();
+  // Memory first, in child processes forked before this process starts any actor system.
+  nlohmann::json memory = nlohmann::json::array();
+  if (memory_agents.size() == 2 && memory_agents[1] > memory_agents[0]) {
+    const int n0 = memory_agents[0], n1 = memory_agents[1];
+    const int features = perfect(n0, 2, EventLog::none).algorithm.features;
+    std::printf("Peak memory of a run of N agents (T = 2, output.events = none, 1 thread; each run "
+                "alone in a forked process):\n\n");
+    std::printf("| driver | N = %d (MiB) | N = %d (MiB) | KiB per agent |\n|---|---|---|---|\n", n0, n1);
+    for (const char* driver : {"actors", "loop"}) {
+      const bool actors = std::string(driver) == "actors";
+      auto rss = [&](int n) {
+        return child_peak_rss_mib([&] {
+          const auto c = perfect(n, 2, EventLog::none);
+          if (actors) actors_seconds(c, 1);
+          else loop_seconds(c);
+        });
+      };
+      const double r0 = rss(n0), r1 = rss(n1);
+      const double per_agent = 1024.0 * (r1 - r0) / (n1 - n0);
+      std::printf("| %s | %.0f | %.0f | %.1f |\n", driver, r0, r1, per_agent);
+      memory.push_back({{"driver", driver}, {"agents", {n0, n1}}, {"peak_rss_mib", {r0, r1}},
+                        {"kib_per_agent", per_agent}});
+    }
+    std::printf("\nAn agent's posterior keeps an M x M Cholesky factor: %.1f KiB at M = %d.\n\n",
+                features * features * 8.0 / 1024.0, features);
+  }
   nlohmann::json rows = nlohmann::json::array();
   std::printf("DP-FTS-DE, perfect network, sync, M = 50: actors / plain loop (medians)\n\n");
   std::printf("| N | T | loop s | loop with files s | events | 1 thread s (ratio, vs with files) | 2 threads s (ratio, vs with files) | 2 / 1 threads |\n");
@@ -120,25 +176,27 @@ int main(int argc, char** argv) {
   for (int n : agents) {
     const int t = iterations > 0 ? iterations : (n >= 10000 ? 10 : 20);
     const int k = repeats > 0 ? repeats : (n >= 10000 ? 1 : 3);
-    std::vector<double> loops, drivers;
+    const EventLog modes[] = {EventLog::all, EventLog::faults, EventLog::none};
+    // Repeats interleave every measurement (the loops, then each mode with 1 and 2 threads), so
+    // that a slow spell of a shared machine spreads over all of them instead of one column.
+    std::vector<double> loops, drivers, one[3], two[3];
     for (int r = 0; r < k; ++r) {
       loops.push_back(loop_seconds(perfect(n, t, EventLog::none)));
       drivers.push_back(loop_driver_seconds(perfect(n, t, EventLog::none)));
+      for (int m = 0; m < 3; ++m) {
+        const auto c = perfect(n, t, modes[m]);
+        one[m].push_back(actors_seconds(c, 1));
+        two[m].push_back(actors_seconds(c, 2));
+      }
     }
     const double loop = median(loops), files = median(drivers);
-    for (EventLog e : {EventLog::all, EventLog::faults, EventLog::none}) {
-      const auto c = perfect(n, t, e);
-      std::vector<double> one, two;
-      for (int r = 0; r < k; ++r) {
-        one.push_back(actors_seconds(c, 1));
-        two.push_back(actors_seconds(c, 2));
-      }
-      const double a1 = median(one), a2 = median(two);
+    for (int m = 0; m < 3; ++m) {
+      const double a1 = median(one[m]), a2 = median(two[m]);
       std::printf("| %d | %d | %.3f | %.3f | %s | %.3f (%.2f, %.2f) | %.3f (%.2f, %.2f) | %.2f |\n",
-                  n, t, loop, files, name_of(e), a1, a1 / loop, a1 / files, a2, a2 / loop,
+                  n, t, loop, files, name_of(modes[m]), a1, a1 / loop, a1 / files, a2, a2 / loop,
                   a2 / files, a2 / a1);
       std::fflush(stdout);
-      rows.push_back({{"agents", n}, {"iterations", t}, {"repeats", k}, {"events", name_of(e)},
+      rows.push_back({{"agents", n}, {"iterations", t}, {"repeats", k}, {"events", name_of(modes[m])},
                       {"loop_s", loop}, {"loop_with_files_s", files},
                       {"actors_1_thread_s", a1}, {"actors_2_threads_s", a2},
                       {"ratio_1_thread", a1 / loop}, {"ratio_2_threads", a2 / loop},
@@ -150,6 +208,7 @@ int main(int argc, char** argv) {
   if (!json_file.empty()) {
     nlohmann::json d = bench::report_header("build/tools/bench_actor_scaling --json " + json_file);
     d["rows"] = rows;
+    d["memory"] = memory;
     const double wall = std::chrono::duration<double>(Clock::now() - started).count();
     if (!bench::finish_report(d, wall, json_file)) {
       std::fprintf(stderr, "bench_actor_scaling: cannot write %s\n", json_file.c_str());

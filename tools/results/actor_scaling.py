@@ -47,3 +47,18 @@ def actor_scaling_section(path, w):
               f"{r['actors_1_thread_s']:.3f} | {r['ratio_1_thread']:.2f} | {r['actors_2_threads_s']:.3f} | "
               f"{r['ratio_2_threads']:.2f} | {r['two_over_one_thread']:.2f} |")
     w("")
+    memory = d.get("memory", [])
+    if memory:
+        n0, n1 = memory[0]["agents"]
+        w("Memory per agent: the peak resident set of one run (T = 2, `output.events = none`, 1 "
+          f"thread) of N = {n0} and N = {n1} agents, each alone in a forked process; the "
+          "difference over the difference in N. The loop holds the same engine state per agent "
+          "(its `FboAgent`); what the actors add is each agent's actor, mailbox and copies of "
+          "what it received.")
+        w("")
+        w(f"| driver | N = {n0} (MiB) | N = {n1} (MiB) | KiB per agent |")
+        w("|---|---|---|---|")
+        for m in memory:
+            w(f"| {m['driver']} | {m['peak_rss_mib'][0]:.0f} | {m['peak_rss_mib'][1]:.0f} | "
+              f"{m['kib_per_agent']:.1f} |")
+        w("")
