@@ -13,17 +13,13 @@
 //
 // Defaults: N = 200, 2000 (T = 20) and 10000 (T = 10), 3 repeats (1 at N >= 10000). First,
 // memory per agent: the peak RSS of one run (T = 2) at each of the two --memory-agents sizes,
-// actors and loop, each in a forked process; the difference over the difference in N.
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+// actors and loop, each in a forked process; the difference over the difference in N
+// (--memory-agents "" skips it).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -34,6 +30,7 @@
 #include "engine/fbo/reference_loop.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/bench/circumstances.hpp"
+#include "tools/bench/in_child.hpp"
 #include "tools/fedsim/loop_driver.hpp"
 
 using namespace fedsim;
@@ -80,29 +77,6 @@ double loop_driver_seconds(const scenario::ScenarioConfig& c) {
   return s;
 }
 
-/// The peak resident memory (MiB) of a forked child that runs `work` alone.
-double child_peak_rss_mib(const std::function<void()>& work) {
-  std::fflush(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) std::perror("fork"), std::exit(1);
-  if (pid == 0) {
-    try {
-      work();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "bench_actor_scaling: %s\n", e.what());
-      _exit(1);
-    }
-    _exit(0);
-  }
-  int status = 0;
-  rusage usage{};
-  if (wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    std::fprintf(stderr, "bench_actor_scaling: a memory run failed\n");
-    std::exit(1);
-  }
-  return usage.ru_maxrss / 1024.0;  // kilobytes on Linux
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -142,10 +116,16 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (!memory_agents.empty() && (memory_agents.size() != 2 || memory_agents[0] < 1 ||
+                                 memory_agents[1] <= memory_agents[0])) {
+    std::fprintf(stderr, "bench_actor_scaling: --memory-agents takes two sizes N0,N1 with "
+                         "0 < N0 < N1\n");
+    return 2;
+  }
   const auto started = Clock::now();
   // Memory first, in child processes forked before this process starts any actor system.
   nlohmann::json memory = nlohmann::json::array();
-  if (memory_agents.size() == 2 && memory_agents[1] > memory_agents[0]) {
+  if (!memory_agents.empty()) {
     const int n0 = memory_agents[0], n1 = memory_agents[1];
     const int features = perfect(n0, 2, EventLog::none).algorithm.features;
     std::printf("Peak memory of a run of N agents (T = 2, output.events = none, 1 thread; each run "
@@ -154,11 +134,15 @@ int main(int argc, char** argv) {
     for (const char* driver : {"actors", "loop"}) {
       const bool actors = std::string(driver) == "actors";
       auto rss = [&](int n) {
-        return child_peak_rss_mib([&] {
-          const auto c = perfect(n, 2, EventLog::none);
-          if (actors) actors_seconds(c, 1);
-          else loop_seconds(c);
-        });
+        const std::string what = std::string(driver) + ", memory of one run of " +
+                                 std::to_string(n) + " agents";
+        return bench::in_child("bench_actor_scaling", what, [&] {
+                 const auto c = perfect(n, 2, EventLog::none);
+                 if (actors) actors_seconds(c, 1);
+                 else loop_seconds(c);
+                 return nlohmann::json::object();
+               })
+            .peak_rss_mib;
       };
       const double r0 = rss(n0), r1 = rss(n1);
       const double per_agent = 1024.0 * (r1 - r0) / (n1 - n0);

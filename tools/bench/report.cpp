@@ -44,9 +44,11 @@
 #include "engine/xarmed/fed_pne_run.hpp"
 #include "engine/xarmed/hct_run.hpp"
 #include "tools/bench/circumstances.hpp"
+#include "tools/bench/in_child.hpp"
 #include "scenarios/loader.hpp"
 
 using namespace fedsim;
+using fedsim::bench::Measured;
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
@@ -177,51 +179,9 @@ json run_hct_rows(int seeds) {
 
 // ------------------------------------------------------------------ one process per measurement
 
-struct Measured {
-  json result;
-  double peak_rss_mib = 0;
-};
-
-/// Runs `work` in a forked child (which creates its own actor systems: the parent never starts
-/// a thread) and returns its JSON and peak RSS. Exits on failure.
+/// Runs `work` in a forked child (tools/bench/in_child.hpp): its JSON and peak RSS.
 Measured in_child(const std::string& what, const std::function<json()>& work) {
-  std::fprintf(stderr, "bench_report: %s ...\n", what.c_str());
-  std::fflush(nullptr);
-  int fd[2];
-  if (pipe(fd) != 0) std::perror("pipe"), std::exit(1);
-  const pid_t pid = fork();
-  if (pid < 0) std::perror("fork"), std::exit(1);
-  if (pid == 0) {
-    close(fd[0]);
-    int rc = 0;
-    std::string text;
-    try {
-      text = work().dump();
-    } catch (const std::exception& e) {
-      text = json{{"error", e.what()}}.dump();
-      rc = 1;
-    }
-    for (std::size_t off = 0; off < text.size();) {
-      const ssize_t n = write(fd[1], text.data() + off, text.size() - off);
-      if (n <= 0) _exit(1);
-      off += static_cast<std::size_t>(n);
-    }
-    close(fd[1]);
-    _exit(rc);
-  }
-  close(fd[1]);
-  std::string text;
-  char buf[65536];
-  for (ssize_t n; (n = read(fd[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
-  close(fd[0]);
-  int status = 0;
-  rusage usage{};
-  wait4(pid, &status, 0, &usage);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || text.empty()) {
-    std::fprintf(stderr, "bench_report: %s failed: %s\n", what.c_str(), text.c_str());
-    std::exit(1);
-  }
-  return {json::parse(text), usage.ru_maxrss / 1024.0};  // kilobytes on Linux
+  return fedsim::bench::in_child("bench_report", what, work);
 }
 
 /// Runs `argv` (output discarded) and returns its wall seconds and peak RSS; exits on failure.
