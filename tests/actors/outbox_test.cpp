@@ -10,33 +10,13 @@
 
 #include "actors/federation.hpp"
 #include "actors/integrity.hpp"
-#include "actors/recorder.hpp"
 #include "actors/server.hpp"
-#include "tests/test_files.hpp"
+#include "tests/actors/fedbuff_server.hpp"
 
 using namespace fedsim;
 using namespace fedsim::actors;
 
 namespace {
-
-/// FTS-DE without privacy, 3 agents, an aggregation at every report (FedBuff, K = 1).
-std::shared_ptr<ServerShared> server_config(caf::actor_system& system, const caf::actor& network,
-                                            const char* folder) {
-  auto shared = std::make_shared<ServerShared>();
-  shared->config.algorithm = fbo::Algorithm::fts_de;
-  shared->config.agents = 3;
-  shared->config.features = 2;
-  shared->config.subregions = 1;
-  shared->config.q = 1.0;
-  shared->config.n_init = 1;
-  shared->policy.kind = scenario::PolicyConfig::Kind::fedbuff;
-  shared->policy.buffer_size = 1;
-  shared->assignment = {0, 0, 0};
-  shared->network = network;
-  shared->recorder = system.spawn(recorder_actor, RunObserver{},
-                                  fedsim::test::fresh_dir(folder).string(), std::size_t{1} << 10);
-  return shared;
-}
 
 caf::message sealed_report(node_id agent) {
   report r{0, agent, {1.0, 2.0}};
@@ -52,7 +32,7 @@ TEST_CASE("outbox: a plain delivery is answered by one message with the handler'
   add_fedsim_types(cfg);
   caf::actor_system system{cfg};
   caf::scoped_actor network{system};  // stands in for the network
-  const auto shared = server_config(system, network, "outbox-plain");
+  const auto shared = fedsim::test::fedbuff_server(system, network, 1, "outbox-plain");
   const caf::actor server = system.spawn(server_actor, shared);
   std::vector<outbox> boxes;
   int loose = 0;  // envelopes or answers outside an outbox
@@ -89,7 +69,7 @@ TEST_CASE("outbox: a delivery that comes as a request gets its envelopes one by 
   add_fedsim_types(cfg);
   caf::actor_system system{cfg};
   caf::scoped_actor network{system};
-  const auto shared = server_config(system, network, "outbox-request");
+  const auto shared = fedsim::test::fedbuff_server(system, network, 1, "outbox-request");
   const caf::actor server = system.spawn(server_actor, shared);
   int answers = 0;
   auto deliver = [&](caf::message m) {

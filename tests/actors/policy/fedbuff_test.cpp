@@ -16,6 +16,7 @@
 #include "actors/recorder.hpp"
 #include "actors/server.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/actors/fedbuff_server.hpp"
 #include "tests/test_files.hpp"
 
 namespace fs = std::filesystem;
@@ -56,20 +57,7 @@ TEST_CASE("fedbuff: the server aggregates every K arrivals, summing an agent's w
   add_fedsim_types(cfg);
   caf::actor_system system{cfg};
   caf::scoped_actor network{system};  // stands in for the network: receives what the server sends
-  auto shared = std::make_shared<ServerShared>();
-  shared->config.algorithm = fbo::Algorithm::fts_de;
-  shared->config.agents = 3;
-  shared->config.features = 2;
-  shared->config.subregions = 1;
-  shared->config.q = 1.0;
-  shared->config.n_init = 1;
-  shared->policy.kind = scenario::PolicyConfig::Kind::fedbuff;
-  shared->policy.buffer_size = 3;
-  shared->assignment = {0, 0, 0};
-  shared->network = network;
-  shared->recorder = system.spawn(recorder_actor, RunObserver{},
-                                  fedsim::test::fresh_dir("fedbuff-server").string(),
-                                  std::size_t{1} << 10);
+  const auto shared = fedsim::test::fedbuff_server(system, network, 3, "fedbuff-server");
   const caf::actor server = system.spawn(server_actor, shared);
 
   auto deliver = [&](caf::message m, double t) {
