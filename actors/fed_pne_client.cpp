@@ -40,10 +40,7 @@ void maybe_start(self_ptr self) {
 template <class Body>
 caf::result<caf::ok_atom> delivery(self_ptr self, Body&& body) {
   auto& s = self->state;
-  return answer_delivery(self, s.box, s.shared->network, [&body] {
-    body();
-    return true;
-  });
+  return answer_delivery(self, s.box, s.shared->network, std::forward<Body>(body));
 }
 
 void send_report(self_ptr self) {

@@ -140,7 +140,6 @@ caf::result<caf::ok_atom> handle(self_ptr self, double now, Body body) {
   s.now = now;
   return answer_delivery(self, s.box, s.shared->network, [self, &body] {
     if (!self->state.stopped) body();
-    return true;
   });
 }
 

@@ -2,14 +2,15 @@
 /// One message per handled delivery (issue 15). In virtual time the network delivers a payload
 /// and waits for the recipient's answer; what the handler sent (a timer, a report, a broadcast
 /// to every agent) reaches the network first, envelope by envelope, and then the answer. For
-/// fedsim's own members, `handle_delivery` collects the handler's envelopes and sends them
-/// with the answer as one `outbox` message: a server's broadcast to N agents is one message,
+/// fedsim's own members, `answer_delivery` and `handle_delivery` collect the handler's envelopes
+/// and send them with the answer as one `outbox` message: a server's broadcast to N agents is one message,
 /// not N + 1, and an agent's timer or report travels with its answer.
 ///
 /// Deliveries that come as requests (an agent in another process gets its deliveries from its
 /// proxy that way) keep the envelope-by-envelope protocol, as does anything sent outside a
 /// delivery (an external evaluation's outcome that completes a batch), and an answer held for
 /// later (a response promise: an ordinary caf::ok_atom message when delivered).
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -50,14 +51,16 @@ bool batched(Self* self, const caf::actor& network) {
 
 /// Handles the current message, a delivery, with `body()`, which returns true when its answer
 /// is due now, false when it made a response promise (make_response_promise) that answers
-/// later. A plain delivery from `network` gets the envelopes body posted, and the answer when
-/// due, in one outbox.
+/// later; a body returning nothing answers now. A plain delivery from `network` gets the
+/// envelopes body posted, and the answer when due, in one outbox.
 template <class Self, class Body>
 caf::result<caf::ok_atom> answer_delivery(Self* self, Outbox& box, const caf::actor& network,
                                           Body&& body) {
   const bool batch = batched(self, network);
   box.collecting = batch;
-  const bool due = body();
+  bool due = true;
+  if constexpr (std::is_void_v<std::invoke_result_t<Body&>>) body();
+  else due = body();
   if (batch) flush(self, box, network, due);
   if (due && !batch) return caf::ok_atom_v;
   return caf::delegated<caf::ok_atom>{};
