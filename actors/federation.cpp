@@ -27,6 +27,11 @@ void configure_scheduler(caf::actor_system_config& cfg, int threads) {
   // One worker has no one to share with: CAF's default policy costs it less (the shared queue's
   // lock is taken for every job).
   if (threads != 1) cfg.set("scheduler.policy", caf::atom("sharing"));
+  // A lone worker has no one to steal from, and its "moderate" polling sleeps 50 us between
+  // looks at its queue: every hand-over from a thread outside the scheduler (a run's driver,
+  // CAF's clock, the network layer) waited up to that long. Without that phase an idle worker
+  // goes from a short spin straight to its condition variable, which an enqueue signals.
+  else cfg.set("work-stealing.moderate-poll-attempts", 0);
   if (threads > 0) cfg.set("scheduler.max-threads", threads);
 }
 

@@ -124,7 +124,8 @@ void add_fedsim_types(caf::actor_system_config& cfg);
 
 /// The scheduler fedsim's own actor systems use: `threads` workers (0: CAF's default, one per
 /// core) sharing one job queue (CAF's "sharing" policy) rather than stealing work (one worker
-/// keeps CAF's default, work stealing, which costs it less). A
+/// keeps CAF's work stealing, which costs it less, but waits on its condition variable as soon
+/// as a short spin finds nothing, instead of sleeping 50 us between looks at its queue). A
 /// federation's work comes in waves (every agent of an instant, then the network alone), and
 /// with work stealing the idle worker spins and steals in between: at N = 10,000 two threads
 /// took 1.3x the wall time of one (and 2x its CPU time); with a shared queue they take 0.7x
