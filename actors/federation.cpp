@@ -35,12 +35,15 @@ void configure_scheduler(caf::actor_system_config& cfg, int threads) {
   if (threads > 0) cfg.set("scheduler.max-threads", threads);
 }
 
+FederationSystem::FederationSystem(int threads) {
+  add_fedsim_types(config_);
+  configure_scheduler(config_, threads);
+  system_ = std::make_unique<caf::actor_system>(config_);
+}
+
 RunResult run_federation(const scenario::ScenarioConfig& config, const RunOptions& options) {
-  caf::actor_system_config cfg;
-  add_fedsim_types(cfg);
-  configure_scheduler(cfg, options.threads);
-  caf::actor_system system{cfg};
-  return run_federation(system, config, options);
+  FederationSystem system(options.threads);
+  return run_federation(system.get(), config, options);
 }
 
 namespace {

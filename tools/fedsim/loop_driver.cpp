@@ -233,10 +233,13 @@ DriverResult run_loop(const ScenarioConfig& config, const std::filesystem::path&
 }
 
 DriverResult run_with_driver(const ScenarioConfig& config, const actors::RunOptions& options,
-                             Driver driver) {
+                             Driver driver, actors::FederationSystem* system) {
   check_driver(config, driver);
   switch (driver) {
-    case Driver::actors: return {actors::run_federation(config, options), std::nullopt, std::nullopt};
+    case Driver::actors:
+      return {system ? actors::run_federation(system->get(), config, options)
+                     : actors::run_federation(config, options),
+              std::nullopt, std::nullopt};
     case Driver::loop: return run_loop(config, options.out_dir, &options.observer);
   }
   throw std::logic_error("internal error: an unknown driver");

@@ -72,9 +72,11 @@ void check_driver(const scenario::ScenarioConfig& config, Driver driver);
 /// Runs `config` (validated, accepted by check_driver) with `driver`, writing its files into
 /// options.out_dir (the actors call options.observer; the loop ignores options.threads, and
 /// calls only the observer's `pull`, for HCT's progress: a pull_event of client 0 every
-/// hundredth of the budget).
+/// hundredth of the budget). The actors run in `system` when given (options.threads is then
+/// the system's), else in an actor system of their own.
 DriverResult run_with_driver(const scenario::ScenarioConfig& config,
-                             const actors::RunOptions& options, Driver driver);
+                             const actors::RunOptions& options, Driver driver,
+                             actors::FederationSystem* system = nullptr);
 
 /// The loop driver alone: runs `config` and writes its files into `dir` (created); HCT reports
 /// its progress to observer->pull when given.

@@ -1,8 +1,9 @@
 // `fedsim sweep`: the cross product of grid values and seeds of one scenario, each run in its
 // own folder, in parallel, resumable, aggregated into sweep.csv.
 //
-// Runs execute in-process on J worker threads, each in its own CAF actor system (the same
-// run_federation call as `fedsim run`), rather than as child processes: the configurations
+// Runs execute in-process on J worker threads, each with a CAF actor system of its own that
+// its runs use one after another (the run_federation of `fedsim run`, without a system's start
+// and stop per run), rather than as child processes: the configurations
 // validated up front are exactly the ones run (no re-parsing of a command line), a failing run
 // is an exception reported with its folder, and nothing depends on finding the binary again.
 // A crash of the whole process loses nothing finished, since the sweep resumes.
@@ -216,6 +217,7 @@ std::vector<std::string> execute(const std::vector<SweepRun>& runs, const std::v
   std::mutex failures_mutex;
   std::vector<std::string> failures;
   auto worker = [&] {
+    std::optional<actors::FederationSystem> system;  // started by the worker's first actors run
     for (std::size_t i; (i = next++) < todo.size();) {
       const SweepRun& run = runs[todo[i]];
       const fs::path dir = root / run.folder;
@@ -227,7 +229,9 @@ std::vector<std::string> execute(const std::vector<SweepRun>& runs, const std::v
         actors::RunOptions options;
         options.out_dir = staging.path().string();
         options.threads = threads;
-        const DriverResult result = run_with_driver(run.config, options, driver);
+        if (driver == Driver::actors && !system) system.emplace(threads);
+        const DriverResult result =
+            run_with_driver(run.config, options, driver, system ? &*system : nullptr);
         write_summary(staging.path(), run.config, result, driver);
         staging.publish();
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
