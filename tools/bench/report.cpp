@@ -1,11 +1,13 @@
 // Benchmark report for the results page: the papers' figure runs timed through the actors and
 // through the plain engine loops on the same configurations, with the peak memory of each.
 //   (a) DP-FTS-DE figure 2a (scenarios/papers/dp-fts-de-fig2.toml: TS, FTS, FTS-DE P = 2 and
-//       P = 3, N = 200, T = 40): actors (run_federation, as `fedsim run`) against the
-//       synchronous reference loop (fbo::run_reference, as `fedsim run --driver loop`);
+//       P = 3, N = 200, T = 40): actors (run_federation, each run's files written; the runs of
+//       a process share one actor system, as a `fedsim sweep` worker's do) against two
+//       baselines: the engine's synchronous reference loop alone (fbo::run_reference) and the
+//       loop driver with the same files (cli::run_loop, as `fedsim run --driver loop`);
 //   (b) Fed-PNE figure 2 (scenarios/papers/fed-pne-{garland,double-sine}.toml, M = 5, 10, 20,
-//       50, T = 10000): actors against xarmed::run_fed_pne (as `fedsim run --driver loop`), and
-//       the HCT baseline (scenarios/papers/hct-{garland,double-sine}.toml: xarmed::run_hct, as
+//       50, T = 10000): actors against xarmed::run_fed_pne alone and against the loop driver
+//       with its files (cli::run_loop), and the HCT baseline (scenarios/papers/hct-{garland,double-sine}.toml: xarmed::run_hct, as
 //       `fedsim run --driver loop` runs it).
 //   (c) the same figures end to end: tools/reproduce's `fedsim sweep` commands (the HCT ones
 //       with --driver loop) run by the fedsim binary (files written, --jobs 2), timed as whole
@@ -33,6 +35,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -45,6 +48,7 @@
 #include "engine/xarmed/hct_run.hpp"
 #include "tools/bench/circumstances.hpp"
 #include "tools/bench/in_child.hpp"
+#include "tools/fedsim/loop_driver.hpp"
 #include "scenarios/loader.hpp"
 
 using namespace fedsim;
@@ -83,8 +87,16 @@ struct Row {
   double work_per_run = 0;            // agent-iterations (N T) or pulls (M T)
 };
 
-enum class Mode { loop, actors };
-const char* to_string(Mode m) { return m == Mode::loop ? "loop" : "actors"; }
+/// loop: the engine alone; loop_files: the loop driver, writing the run's files; actors.
+enum class Mode { loop, loop_files, actors };
+const char* to_string(Mode m) {
+  switch (m) {
+    case Mode::loop: return "loop";
+    case Mode::loop_files: return "loop with files";
+    case Mode::actors: return "actors";
+  }
+  return "?";
+}
 
 std::vector<Row> fig2a_rows() {
   const std::string file = paper_scenario("dp-fts-de-fig2.toml");
@@ -114,9 +126,11 @@ std::vector<Row> fed_pne_rows() {
   return rows;
 }
 
-/// Runs `row` over seeds 1..seeds in `mode`; returns {seconds, per-seed regrets}.
+/// Runs `row` over seeds 1..seeds in `mode` (the actors in `system`); returns {seconds,
+/// per-seed regrets}.
 std::pair<double, std::vector<double>> run_row(const Row& row, Mode mode, int seeds,
-                                               const Options& o, const std::string& tmp) {
+                                               const std::string& tmp,
+                                               actors::FederationSystem* system) {
   double seconds = 0;
   std::vector<double> regrets;
   for (int seed = 1; seed <= seeds; ++seed) {
@@ -128,8 +142,10 @@ std::pair<double, std::vector<double>> run_row(const Row& row, Mode mode, int se
     if (mode == Mode::actors) {
       actors::RunOptions opt;
       opt.out_dir = tmp;
-      opt.threads = o.threads;
-      const auto r = actors::run_federation(c, opt);
+      const auto r = actors::run_federation(system->get(), c, opt);
+      regret = c.xarmed.enabled ? r.average_cumulative_regret : r.final_simple_regret;
+    } else if (mode == Mode::loop_files) {
+      const auto r = cli::run_loop(c, tmp).run;
       regret = c.xarmed.enabled ? r.average_cumulative_regret : r.final_simple_regret;
     } else if (c.xarmed.enabled) {
       regret = xarmed::run_fed_pne(scenario::fed_pne_config(c)).average_regret;
@@ -147,8 +163,10 @@ json run_rows(const std::vector<Row>& rows, Mode mode, int seeds, const Options&
       (std::filesystem::temp_directory_path() / ("fedsim-bench-" + std::to_string(getpid())))
           .string();
   json out = json::array();
+  std::optional<actors::FederationSystem> system;
+  if (mode == Mode::actors) system.emplace(o.threads);
   for (const auto& row : rows) {
-    const auto [s, regrets] = run_row(row, mode, seeds, o, tmp);
+    const auto [s, regrets] = run_row(row, mode, seeds, tmp, system ? &*system : nullptr);
     out.push_back({{"seconds", s}, {"regrets", regrets}});
   }
   std::filesystem::remove_all(tmp);
@@ -264,17 +282,17 @@ double max_rel_diff(const json& a, const json& b) {
 /// or "pulls").
 json compare(const std::string& name, const std::vector<Row>& rows, int seeds, const Options& o,
              const std::string& unit) {
-  std::vector<json> runs[2];
-  double rss[2] = {0, 0};
+  std::vector<json> runs[3];
+  double rss[3] = {0, 0, 0};
   for (int r = 0; r < o.repeats; ++r)
-    for (const Mode mode : {Mode::loop, Mode::actors}) {
+    for (const Mode mode : {Mode::loop, Mode::loop_files, Mode::actors}) {
       const auto m = in_child(name + " " + to_string(mode) + ", repeat " + std::to_string(r + 1),
                               [&] { return run_rows(rows, mode, seeds, o); });
       runs[int(mode)].push_back(m.result);
       rss[int(mode)] = std::max(rss[int(mode)], m.peak_rss_mib);
     }
-  // The peak memory of one run: seed 1 of each row alone in a process, in each mode.
-  double one_run_rss[2][64] = {};
+  // The peak memory of one run: seed 1 of each row alone in a process, actors and engine loop.
+  double one_run_rss[3][64] = {};
   for (std::size_t i = 0; i < rows.size() && i < 64; ++i)
     for (const Mode mode : {Mode::loop, Mode::actors})
       one_run_rss[int(mode)][i] =
@@ -282,37 +300,45 @@ json compare(const std::string& name, const std::vector<Row>& rows, int seeds, c
                    [&] { return run_rows({rows[i]}, mode, 1, o); })
               .peak_rss_mib;
   json out_rows = json::array();
-  double total[2] = {0, 0}, work = 0, diff = 0;
+  const int L = int(Mode::loop), F = int(Mode::loop_files), A = int(Mode::actors);
+  double total[3] = {0, 0, 0}, work = 0, diff = 0;
   for (std::size_t i = 0; i < rows.size(); ++i) {
-    const double loop = min_over(runs[0], i), act = min_over(runs[1], i);
+    const double loop = min_over(runs[L], i), files = min_over(runs[F], i),
+                 act = min_over(runs[A], i);
     const double w = rows[i].work_per_run * seeds;
-    const double d = max_rel_diff(runs[1][0][i]["regrets"], runs[0][0][i]["regrets"]);
+    const double d = std::max(max_rel_diff(runs[A][0][i]["regrets"], runs[L][0][i]["regrets"]),
+                              max_rel_diff(runs[F][0][i]["regrets"], runs[L][0][i]["regrets"]));
     json row = rows[i].key;
     row.update({{"runs", seeds},
                 {"loop_s", loop},
+                {"loop_files_s", files},
                 {"actors_s", act},
                 {"ratio", act / loop},
+                {"ratio_vs_files", act / files},
                 {"loop_" + unit + "_per_s", w / loop},
                 {"actors_" + unit + "_per_s", w / act},
                 {"max_rel_diff", d},
-                {"loop_one_run_peak_rss_mib", one_run_rss[0][i]},
-                {"actors_one_run_peak_rss_mib", one_run_rss[1][i]}});
+                {"loop_one_run_peak_rss_mib", one_run_rss[L][i]},
+                {"actors_one_run_peak_rss_mib", one_run_rss[A][i]}});
     out_rows.push_back(row);
-    total[0] += loop;
-    total[1] += act;
+    total[L] += loop;
+    total[F] += files;
+    total[A] += act;
     work += w;
     diff = std::max(diff, d);
   }
   return {{"rows", out_rows},
           {"total",
            {{"runs", seeds * rows.size()},
-            {"loop_s", total[0]},
-            {"actors_s", total[1]},
-            {"ratio", total[1] / total[0]},
-            {"loop_" + unit + "_per_s", work / total[0]},
-            {"actors_" + unit + "_per_s", work / total[1]},
+            {"loop_s", total[L]},
+            {"loop_files_s", total[F]},
+            {"actors_s", total[A]},
+            {"ratio", total[A] / total[L]},
+            {"ratio_vs_files", total[A] / total[F]},
+            {"loop_" + unit + "_per_s", work / total[L]},
+            {"actors_" + unit + "_per_s", work / total[A]},
             {"max_rel_diff", diff}}},
-          {"peak_rss_mib", {{"loop", rss[0]}, {"actors", rss[1]}}}};  // all runs, one process
+          {"peak_rss_mib", {{"loop", rss[L]}, {"actors", rss[A]}}}};  // all runs, one process
 }
 
 void usage() {
@@ -435,17 +461,19 @@ int main(int argc, char** argv) {
   const auto& f = report["fig2a"]["total"];
   const auto& p = report["fed_pne"]["total"];
   std::printf(
-      "figure 2a (%d runs): loop %.2f s, actors %.2f s, ratio %.2f; %.0f agent-iterations/s as "
-      "actors; peak RSS loop %.0f MiB, actors %.0f MiB\n",
-      f["runs"].get<int>(), f["loop_s"].get<double>(), f["actors_s"].get<double>(),
-      f["ratio"].get<double>(), f["actors_agent_iterations_per_s"].get<double>(),
+      "figure 2a (%d runs): loop %.2f s (with files %.2f), actors %.2f s, ratio %.2f (to the loop "
+      "with files %.2f); %.0f agent-iterations/s as actors; peak RSS loop %.0f MiB, actors %.0f MiB\n",
+      f["runs"].get<int>(), f["loop_s"].get<double>(), f["loop_files_s"].get<double>(),
+      f["actors_s"].get<double>(), f["ratio"].get<double>(), f["ratio_vs_files"].get<double>(),
+      f["actors_agent_iterations_per_s"].get<double>(),
       report["fig2a"]["peak_rss_mib"]["loop"].get<double>(),
       report["fig2a"]["peak_rss_mib"]["actors"].get<double>());
   std::printf(
-      "Fed-PNE figure 2 (%d runs): loop %.2f s, actors %.2f s, ratio %.2f; %.3g pulls/s as "
-      "actors; peak RSS loop %.0f MiB, actors %.0f MiB\n",
-      p["runs"].get<int>(), p["loop_s"].get<double>(), p["actors_s"].get<double>(),
-      p["ratio"].get<double>(), p["actors_pulls_per_s"].get<double>(),
+      "Fed-PNE figure 2 (%d runs): loop %.2f s (with files %.2f), actors %.2f s, ratio %.2f (to "
+      "the loop with files %.2f); %.3g pulls/s as actors; peak RSS loop %.0f MiB, actors %.0f MiB\n",
+      p["runs"].get<int>(), p["loop_s"].get<double>(), p["loop_files_s"].get<double>(),
+      p["actors_s"].get<double>(), p["ratio"].get<double>(), p["ratio_vs_files"].get<double>(),
+      p["actors_pulls_per_s"].get<double>(),
       report["fed_pne"]["peak_rss_mib"]["loop"].get<double>(),
       report["fed_pne"]["peak_rss_mib"]["actors"].get<double>());
   std::printf("end to end (fedsim sweep --jobs %d): figure 2a %.2f s, Fed-PNE figure 2 with HCT %.2f s\n",

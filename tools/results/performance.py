@@ -43,10 +43,14 @@ def performance_section(bench_path, w):
       f"thread{'s' if b['threads'] != 1 else ''} each and run one after another, as does the "
       "plain loop; each measurement ran in its own process (its peak RSS is its own), "
       f"{b['repeats']} times with the two modes alternating, and every time below is the best of "
-      f"the {b['repeats']} (totals are sums of the rows). **Ratio** is actors / loop, both measured "
-      "in this same run on the same configurations; the actor times include writing each run's "
-      "files (observations, rounds or phases), the loop writes nothing. **Same result**: the "
-      "largest relative difference between the two modes' regrets over the runs (0: identical). "
+      f"the {b['repeats']} (totals are sums of the rows). Two baselines: the engine's **loop** "
+      "alone, which writes nothing, and the **loop with files**, the loop driver of "
+      "`fedsim run --driver loop` (`cli::run_loop`), which writes the files an actor run writes "
+      "(observations, rounds or phases). The actor runs of a process share one actor system, as "
+      "the runs of a `fedsim sweep` worker do. **Ratio** is actors / loop and **to files** is "
+      "actors / loop with files, all measured in this same run on the same configurations. "
+      "**Same result**: the largest relative difference between the modes' regrets over the "
+      "runs (0: identical). "
       "**Peak RSS of a run** (loop / actors): the maximum resident set of a process that ran "
       "seed 1 of the row alone (a forked process that runs nothing peaks at "
       f"{b['baseline_peak_rss_mib']:.1f} MiB).")
@@ -61,11 +65,12 @@ def performance_section(bench_path, w):
       "and through the synchronous reference loop (`fbo::run_reference`, what `fedsim reference` "
       f"calls). Agent-iterations per second are N·T = {N * T} per run over the seconds.")
     w("")
-    w("| algorithm | runs | loop (s) | actors (s) | ratio | loop agent-it/s | actors agent-it/s | same result | peak RSS of a run (MiB) |")
-    w("|---|---|---|---|---|---|---|---|---|")
+    w("| algorithm | runs | loop (s) | loop with files (s) | actors (s) | ratio | to files | loop agent-it/s | actors agent-it/s | same result | peak RSS of a run (MiB) |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in f["rows"] + [dict(f["total"], algorithm="**all**")]:
-        w(f"| {r['algorithm']} | {r['runs']} | {r['loop_s']:.2f} | {r['actors_s']:.2f} | "
-          f"{r['ratio']:.2f} | {fmt_rate(r['loop_agent_iterations_per_s'])} | "
+        w(f"| {r['algorithm']} | {r['runs']} | {r['loop_s']:.2f} | {r['loop_files_s']:.2f} | "
+          f"{r['actors_s']:.2f} | {r['ratio']:.2f} | {r['ratio_vs_files']:.2f} | "
+          f"{fmt_rate(r['loop_agent_iterations_per_s'])} | "
           f"{fmt_rate(r['actors_agent_iterations_per_s'])} | {r['max_rel_diff']:.1g} | "
           + rss_cell(r))
     w("")
@@ -76,7 +81,8 @@ def performance_section(bench_path, w):
     w(f"The whole figure 2a ({f['total']['runs']} runs) takes {f['total']['actors_s']:.1f} s as "
       f"actors against {f['total']['loop_s']:.1f} s in the plain loop: the actor runtime costs "
       f"{f['total']['ratio']:.2f}x the loop here, from {lo['ratio']:.2f}x ({lo['algorithm']}) to "
-      f"{hi['ratio']:.2f}x ({hi['algorithm']}). One run peaks at "
+      f"{hi['ratio']:.2f}x ({hi['algorithm']}), and {f['total']['ratio_vs_files']:.2f}x the loop "
+      f"with the same files ({f['total']['loop_files_s']:.1f} s). One run peaks at "
       f"{max(r['actors_one_run_peak_rss_mib'] for r in rows):.0f} MiB as actors at most, against "
       f"{max(r['loop_one_run_peak_rss_mib'] for r in rows):.0f} MiB in the loop; a process "
       f"running all {f['total']['runs']} runs one after another peaks at "
@@ -91,16 +97,18 @@ def performance_section(bench_path, w):
     p = b["fed_pne"]
     w("### Fed-PNE figure 2 (T = 10000 pulls per client) and HCT")
     w("")
-    w("The runs of figures 2 and 6 from `scenarios/papers/fed-pne-*.toml` as actors and through "
-      "the engine's loop (`xarmed::run_fed_pne`, what `fedsim run --driver loop` calls); pulls per second "
+    w("The runs of figures 2 and 6 from `scenarios/papers/fed-pne-*.toml` as actors, through "
+      "the engine's loop alone (`xarmed::run_fed_pne`) and through the loop driver that calls it "
+      "and writes the same files (`fedsim run --driver loop`); pulls per second "
       "are M·T per run over the seconds (centre pulls: a node's value is computed once per phase, so a "
       "pull is cheap).")
     w("")
-    w("| objective | M | runs | loop (s) | actors (s) | ratio | loop pulls/s | actors pulls/s | same result | peak RSS of a run (MiB) |")
-    w("|---|---|---|---|---|---|---|---|---|---|")
+    w("| objective | M | runs | loop (s) | loop with files (s) | actors (s) | ratio | to files | loop pulls/s | actors pulls/s | same result | peak RSS of a run (MiB) |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in p["rows"] + [dict(p["total"], objective="**all**", M="")]:
-        w(f"| {r['objective']} | {r['M']} | {r['runs']} | {r['loop_s']:.3f} | {r['actors_s']:.3f} | "
-          f"{r['ratio']:.2f} | {fmt_rate(r['loop_pulls_per_s'])} | "
+        w(f"| {r['objective']} | {r['M']} | {r['runs']} | {r['loop_s']:.3f} | {r['loop_files_s']:.3f} | "
+          f"{r['actors_s']:.3f} | {r['ratio']:.2f} | {r['ratio_vs_files']:.2f} | "
+          f"{fmt_rate(r['loop_pulls_per_s'])} | "
           f"{fmt_rate(r['actors_pulls_per_s'])} | {r['max_rel_diff']:.1g} | "
           + rss_cell(r))
     w("")
@@ -113,9 +121,10 @@ def performance_section(bench_path, w):
     w("")
     e = p["end_to_end"]
     w(f"The Fed-PNE runs take {p['total']['actors_s']:.2f} s as actors against "
-      f"{p['total']['loop_s']:.2f} s in the loop (ratio {p['total']['ratio']:.2f}; a run lasts "
-      f"{1000 * p['total']['actors_s'] / p['total']['runs']:.1f} ms on average as actors, and each "
-      "starts and stops an actor system of its own). A process running all "
+      f"{p['total']['loop_s']:.2f} s in the loop (ratio {p['total']['ratio']:.2f}) and "
+      f"{p['total']['loop_files_s']:.2f} s in the loop driver with the same files (ratio "
+      f"{p['total']['ratio_vs_files']:.2f}); a run lasts "
+      f"{1000 * p['total']['actors_s'] / p['total']['runs']:.1f} ms on average as actors. A process running all "
       f"{p['total']['runs']} runs peaks at {p['peak_rss_mib']['actors']:.0f} MiB (actors) and "
       f"{p['peak_rss_mib']['loop']:.0f} MiB (loop), one running the HCT runs at "
       f"{h['peak_rss_mib']:.0f} MiB. End to end, tools/reproduce's commands for "
