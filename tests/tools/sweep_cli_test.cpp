@@ -252,3 +252,28 @@ TEST_CASE("fedsim sweep tabulates runs with no known optimum by their best obser
   CHECK(runs[0].back() == "mean_best_observed");
   for (std::size_t k = 1; k < 5; ++k) CHECK(std::stod(runs[k].back()) > 0.5);
 }
+
+TEST_CASE("fedsim sweep: a run that fails leaves its worker's actor system fit for the next runs",
+          "[cli][sweep]") {
+  // One worker runs everything in one actor system. Agent 5 throws at its first evaluation
+  // (a test hook), so the runs with 8 agents fail and those with 4, which come after them on
+  // the same worker, must still finish, with the outputs of a run alone.
+  const fs::path root = fresh_dir("sweep-failing");
+  const std::string command = "FEDSIM_DEBUG_FAIL_AGENT=5 " + fedsim::test::fedsim_binary() +
+                              " sweep " + (scenarios / "tiny.toml").string() +
+                              " --grid world.agents=8,4 --seeds 2 --jobs 1 --threads 1 --out " +
+                              root.string();
+  const auto r = fedsim::test::run_shell(command);
+  INFO(r.output);
+  CHECK(r.exit_code != 0);
+  CHECK(count(r.output, "FAILED: agent 5") == 2);
+  CHECK(count(r.output, " done in ") == 2);
+  CHECK(r.output.find("2 of 4 runs failed") != std::string::npos);
+  const fs::path alone = fresh_dir("sweep-failing-alone");
+  REQUIRE(run_fedsim("run " + (scenarios / "tiny.toml").string() +
+                     " --set world.agents=4 --seed 2 --threads 1 --quiet --out " + alone.string())
+              .exit_code == 0);
+  for (const char* f : {"observations.csv", "rounds.csv"})
+    CHECK(slurp(alone / f) == slurp(root / "world.agents=4" / "seed=2" / f));
+  CHECK_FALSE(fs::exists(root / "world.agents=8" / "seed=1" / "summary.json"));
+}
