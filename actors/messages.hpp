@@ -37,6 +37,29 @@ typename Inspector::result_type inspect(Inspector& f, shared_buffer& x) {
   return f(caf::meta::type_name("shared_buffer"), values, load);
 }
 
+/// An immutable list of agent ids shared by reference: FTS's broadcast names the source of
+/// each relayed vector, N of them, and every recipient (and the broadcast each keeps) shares
+/// the one list instead of holding a copy, which made FTS's memory grow as N^2.
+struct shared_ids {
+  std::shared_ptr<const std::vector<std::int32_t>> data;
+  std::size_t size() const { return data ? data->size() : 0; }
+  bool empty() const { return size() == 0; }
+  const std::int32_t* begin() const { return data ? data->data() : nullptr; }
+  const std::int32_t* end() const { return begin() + size(); }
+  std::int32_t operator[](std::size_t k) const { return (*data)[k]; }
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, shared_ids& x) {
+  // Serialised as the std::vector it was before (checkpoints and the wire are unchanged).
+  std::vector<std::int32_t> tmp = x.data ? *x.data : std::vector<std::int32_t>{};
+  auto load = caf::meta::load_callback([&]() -> caf::error {
+    x.data = std::make_shared<const std::vector<std::int32_t>>(std::move(tmp));
+    return caf::none;
+  });
+  return f(caf::meta::type_name("shared_ids"), tmp, load);
+}
+
 /// What every federation actor sends to the network: a payload for `to`, leaving the sender
 /// after `delay` virtual seconds (its compute time, or a timer's delay), `bytes` long on the
 /// wire. A timer is an envelope addressed to its sender.
@@ -98,7 +121,7 @@ struct broadcast {
   std::int32_t cols = 0;
   bool released = true;
   shared_buffer joint;
-  std::vector<std::int32_t> sources;
+  shared_ids sources;
 };
 
 template <class Inspector>

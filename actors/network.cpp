@@ -200,8 +200,7 @@ double elapsed(const NetworkState& s) {
 }
 
 /// Whether a copy of the payload per recipient is cheap: no vector that grows with N or M (a
-/// broadcast's joint is a shared buffer; FTS's `sources` lists every agent).
-bool cheap_copy(const broadcast& b) { return b.sources.empty(); }
+/// broadcast's joint and FTS's `sources` are shared).
 bool cheap_copy(const report&) { return false; }
 bool cheap_copy(const phase_message&) { return false; }
 bool cheap_copy(const phase_report&) { return false; }

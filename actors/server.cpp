@@ -153,13 +153,15 @@ void close_round(self_ptr self, std::function<void()> done) {
   b.rows = cfg.features;
   if (fbo::traits(cfg.algorithm).server == fbo::ServerKind::relay) {  // relay every vector
     auto data = std::make_shared<std::vector<double>>();
+    auto sources = std::make_shared<std::vector<std::int32_t>>();
     for (int n = 0; n < N; ++n)
       if (inbox[n]) {
         data->insert(data->end(), inbox[n]->data(), inbox[n]->data() + inbox[n]->size());
-        b.sources.push_back(n);
+        sources->push_back(n);
       }
-    b.cols = static_cast<std::int32_t>(b.sources.size());
+    b.cols = static_cast<std::int32_t>(sources->size());
     b.joint.data = std::move(data);
+    b.sources.data = std::move(sources);
     finish_round(self, std::move(b), fbo::RoundStats{}, participants, participants,
                  privacy_status{}, alive);
     return done();
