@@ -1,7 +1,6 @@
 #pragma once
 /// Writing run outputs that pandas reads directly: CSV with a header row, numbers in a
 /// fixed round-trip format so the same run gives byte-identical files.
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -9,6 +8,8 @@
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include "actors/decimal.hpp"
 
 namespace fedsim::actors {
 
@@ -33,32 +34,37 @@ class CsvWriter {
   }
 
   /// A row written in pieces: begin_row(), cells(...) any number of times, end_row().
-  void begin_row() { first_ = true; }
+  void begin_row() {
+    line_.clear();
+    first_ = true;
+  }
   template <class... Values>
   void cells(const Values&... values) {
-    ((out_ << (first_ ? "" : ","), write(values), first_ = false), ...);
+    ((first_ ? void() : void(line_ += ','), write(values), first_ = false), ...);
   }
-  void end_row() { out_ << '\n'; }
+  void end_row() {
+    line_ += '\n';
+    out_.write(line_.data(), static_cast<std::streamsize>(line_.size()));
+  }
 
   template <class... Values>
   void row(const Values&... values) {
-    bool first = true;
-    ((out_ << (first ? "" : ","), write(values), first = false), ...);
-    out_ << '\n';
+    begin_row();
+    cells(values...);
+    end_row();
   }
 
  private:
+  /// A cell: a number (decimal.hpp; a double as "%.10g"), a bool as 0 or 1, or text.
   template <class V>
   void write(const V& v) {
-    if constexpr (std::is_floating_point_v<V>) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.10g", static_cast<double>(v));
-      out_ << buf;
-    } else {
-      out_ << v;
-    }
+    if constexpr (std::is_floating_point_v<V>) append_g10(line_, static_cast<double>(v));
+    else if constexpr (std::is_same_v<V, bool>) line_ += v ? '1' : '0';
+    else if constexpr (std::is_integral_v<V>) append_int(line_, v);
+    else line_ += v;
   }
   std::ofstream out_;
+  std::string line_;  ///< the row being written, put out whole
   bool first_ = true;
 };
 

@@ -143,16 +143,25 @@ std::string json_escaped(const std::string& s) {
 void write_events(const std::string& file, EventRows& events) {
   std::ofstream out(file);
   if (!out) throw std::runtime_error("cannot write " + file);
-  char buf[512];  // the fixed fields; the reason, of any length, is appended
+  std::string line;  // one event, put out whole (numbers as decimal.hpp writes them)
   events.drain([&](const network_event& e) {
-    std::snprintf(buf, sizeof buf,
-                  "{\"time\":%.10g,\"event\":\"%s\",\"from\":%lld,\"to\":%lld,\"payload\":\"%s\","
-                  "\"round\":%d,\"bytes\":%llu",
-                  e.time, e.kind.c_str(), json_node(e.from), json_node(e.to), e.payload.c_str(),
-                  e.round, static_cast<unsigned long long>(e.bytes));
-    out << buf;
-    if (!e.reason.empty()) out << ",\"reason\":\"" << json_escaped(e.reason) << '"';
-    out << "}\n";
+    line.assign("{\"time\":");
+    append_g10(line, e.time);
+    line += ",\"event\":\"";
+    line += e.kind;
+    line += "\",\"from\":";
+    append_int(line, json_node(e.from));
+    line += ",\"to\":";
+    append_int(line, json_node(e.to));
+    line += ",\"payload\":\"";
+    line += e.payload;
+    line += "\",\"round\":";
+    append_int(line, e.round);
+    line += ",\"bytes\":";
+    append_int(line, e.bytes);
+    if (!e.reason.empty()) (line += ",\"reason\":\"") += json_escaped(e.reason) += '"';
+    line += "}\n";
+    out.write(line.data(), static_cast<std::streamsize>(line.size()));
   });
   if (!out) throw std::runtime_error("cannot write " + file);
 }
