@@ -174,6 +174,12 @@ const NameTable<fbo::LocalSampler>& names(fbo::LocalSampler) {
   return t;
 }
 
+const NameTable<fbo::PosteriorMemory>& names(fbo::PosteriorMemory) {
+  static const auto t =
+      engine_names({fbo::PosteriorMemory::factor, fbo::PosteriorMemory::history});
+  return t;
+}
+
 const NameTable<xarmed::ObjectiveKind>& names(xarmed::ObjectiveKind) {
   using xarmed::ObjectiveKind;
   static const auto t = engine_names(

@@ -223,6 +223,7 @@ const NameTable<fbo::PSchedule>& names(fbo::PSchedule);
 const NameTable<fbo::TemperatureSchedule>& names(fbo::TemperatureSchedule);
 const NameTable<TuningSettings::Task>& names(TuningSettings::Task);
 const NameTable<fbo::LocalSampler>& names(fbo::LocalSampler);
+const NameTable<fbo::PosteriorMemory>& names(fbo::PosteriorMemory);
 const NameTable<xarmed::ObjectiveKind>& names(xarmed::ObjectiveKind);
 const NameTable<xarmed::SplitRule>& names(xarmed::SplitRule);
 const NameTable<xarmed::PointRule>& names(xarmed::PointRule);

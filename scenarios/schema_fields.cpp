@@ -903,6 +903,12 @@ const Table<fbo::ReferenceConfig>& reference_table() {
              "features and GP refits every local_refit_every observations, unbounded as theirs "
              "(refit-rff) or within refit_lengthscale_min/max and refit_noise_min/max "
              "(refit-rff-bounded)"),
+       value("posterior_memory", &ReferenceConfig::posterior_memory,
+             one_of<fbo::PosteriorMemory>(),
+             "what an agent keeps of its posterior over the M feature weights, for the same "
+             "results: its Cholesky factor (factor; M x M doubles, 19.5 KiB at M = 50) or its "
+             "observations alone (history), the factor rebuilt from them at each draw, O(n M^2) "
+             "for n observations: for runs whose agents would not fit in memory"),
        authors_key(value("local_refit_every", &ReferenceConfig::refit_rff,
                          &fbo::RefitRffConfig::every, at_least(1),
                          "authors' sampler: refit the local GP (length scale, signal and noise "

@@ -1,5 +1,6 @@
 #include "engine/fbo/agent.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -29,15 +30,27 @@ std::string to_string(LocalSampler sampler) {
   throw std::logic_error("to_string: not a LocalSampler value");
 }
 
+std::string to_string(PosteriorMemory memory) {
+  switch (memory) {
+    case PosteriorMemory::factor:
+      return "factor";
+    case PosteriorMemory::history:
+      return "history";
+  }
+  throw std::logic_error("to_string: not a PosteriorMemory value");
+}
+
 AgentContext::AgentContext(Grid grid_, RandomFourierFeatures features_, Partition partition_,
                            double lambda_, double beta_, LocalSampler local_sampler_,
                            RefitConfig refit_, std::uint64_t seed_,
-                           BoxMaximizerOptions acquisition_, RefitRffConfig refit_rff_)
+                           BoxMaximizerOptions acquisition_, RefitRffConfig refit_rff_,
+                           PosteriorMemory posterior_memory_)
     : grid(std::move(grid_)), features(std::move(features_)),
       grid_features(features.feature_matrix(grid.points)), partition(std::move(partition_)),
       grid_region(partition.regions_of(grid.points)), region_points(partition.size()),
       lambda(lambda_), beta(beta_), local_sampler(local_sampler_), refit(refit_),
-      refit_rff(refit_rff_), seed(seed_), acquisition(acquisition_) {
+      refit_rff(refit_rff_), seed(seed_), acquisition(acquisition_),
+      posterior_memory(posterior_memory_) {
   refit.validate();
   if (authors_sampler()) refit_rff.validate();
   if (authors_sampler() && refit.enabled())
@@ -63,9 +76,14 @@ AgentContext::AgentContext(Grid grid_, RandomFourierFeatures features_, Partitio
     prior = std::make_shared<const CandidatePrior>(grid.points, features.kernel());
 }
 
+namespace {
+std::atomic<std::uint64_t> next_serial{1};
+}  // namespace
+
 FboAgent::FboAgent(int id, int region, std::shared_ptr<const AgentContext> context)
-    : id_(id), region_(region), context_(std::move(context)),
-      posterior_(context_->features.num_features(), context_->lambda) {
+    : id_(id), region_(region), context_(std::move(context)), serial_(next_serial++) {
+  if (context_->posterior_memory == PosteriorMemory::factor)
+    posterior_.emplace(context_->features.num_features(), context_->lambda);
   if (context_->local_sampler == LocalSampler::exact) exact_.emplace(context_->prior, context_->lambda);
   local_.lengthscales.setConstant(context_->features.kernel().lengthscale);
   local_.signal_variance = context_->features.kernel().variance;
@@ -102,7 +120,7 @@ Point FboAgent::argmax_local_ts(RandomStream& rng) const {
     return {-1, maximize_features_on_box(draw.features, draw.omega, c.partition.box(), rng,
                                          c.acquisition).x};
   }
-  if (!local_posterior_) return argmax_omega(posterior_.sample(rng, context_->beta), rng);
+  if (!local_posterior_) return argmax_omega(posterior().sample(rng, context_->beta), rng);
   // Fitted: w ~ N(nu, n2 Sigma^-1) = N(nu, s2 (n2 / s2) Sigma^-1), see refit.hpp.
   return argmax_omega(
       local_posterior_->sample(rng, context_->beta * std::sqrt(local_.signal_variance)), rng);
@@ -128,10 +146,37 @@ Eigen::VectorXd FboAgent::features_of(const Point& p) const {
   return context_->features.features(p.x);
 }
 
+const FeaturePosterior& FboAgent::posterior() const {
+  if (posterior_) return *posterior_;
+  // The calling thread's rebuilt posterior: whose it is and how many observations it holds.
+  // It starts as a copy of the prior's (the factor of lambda I, computed once per thread).
+  struct Rebuilt {
+    std::uint64_t owner = 0;
+    std::size_t count = 0;
+    std::optional<FeaturePosterior> prior, posterior;
+  };
+  thread_local Rebuilt r;
+  const int M = context_->features.num_features();
+  if (!r.prior || r.prior->num_features() != M || r.prior->lambda() != context_->lambda) {
+    r.prior.emplace(M, context_->lambda);
+    r.owner = 0;
+  }
+  if (r.owner != serial_ || r.count > history_.size()) {
+    r.posterior = *r.prior;
+    r.owner = serial_;
+    r.count = 0;
+  }
+  for (; r.count < history_.size(); ++r.count)
+    r.posterior->observe(features_of(history_[r.count].first), history_[r.count].second);
+  return *r.posterior;
+}
+
 void FboAgent::observe(const Point& p, double y) {
-  const Eigen::VectorXd phi = features_of(p);
-  posterior_.observe(phi, y);
-  if (local_posterior_) local_posterior_->observe(phi, y);
+  if (posterior_ || local_posterior_) {
+    const Eigen::VectorXd phi = features_of(p);
+    if (posterior_) posterior_->observe(phi, y);
+    if (local_posterior_) local_posterior_->observe(phi, y);
+  }
   if (exact_) exact_->add_observation(p.index, y);
   history_.emplace_back(p, y);
   if (context_->refit.due(num_observations())) refit();
@@ -179,6 +224,6 @@ void FboAgent::refit() {
   for (const auto& [point, value] : history_) local_posterior_->observe(features_of(point), value);
 }
 
-Eigen::VectorXd FboAgent::sample_message(RandomStream& rng) const { return posterior_.sample(rng); }
+Eigen::VectorXd FboAgent::sample_message(RandomStream& rng) const { return posterior().sample(rng); }
 
 }  // namespace fedsim::fbo

@@ -37,6 +37,19 @@ enum class LocalSampler { rff, exact, refit_rff, refit_rff_bounded };
 LocalSampler parse_local_sampler(const std::string& name);
 std::string to_string(LocalSampler sampler);
 
+/// How an agent keeps its posterior over the shared features' weights (FeaturePosterior);
+/// both give the same draws, bit for bit (algorithm.posterior_memory).
+enum class PosteriorMemory {
+  /// Its Cholesky factor, M x M doubles (19.5 KiB at M = 50), one O(M^2) update per
+  /// observation.
+  factor,
+  /// Its observations only. The factor is rebuilt from them, by the same updates in the same
+  /// order, when the agent draws: O(n M^2) for n observations, in a buffer of the calling
+  /// thread that the next observations of the same agent extend.
+  history,
+};
+std::string to_string(PosteriorMemory memory);
+
 /// A point the agent queries: a candidate (index >= 0, x its row) or a point of the box
 /// (index -1). x is in unit coordinates.
 struct Point {
@@ -67,6 +80,7 @@ struct AgentContext {
   RefitRffConfig refit_rff;
   std::uint64_t seed = 1;  ///< the run seed, keying the refits' streams
   BoxMaximizerOptions acquisition;  ///< on a box: random candidates and refinement
+  PosteriorMemory posterior_memory = PosteriorMemory::factor;
 
   /// Throws std::invalid_argument if a sub-region holds no grid point, refit, refit_rff or
   /// acquisition is invalid, the exact local sampler is asked for on a box (it needs
@@ -74,7 +88,8 @@ struct AgentContext {
   AgentContext(Grid grid, RandomFourierFeatures features, Partition partition, double lambda,
                double beta, LocalSampler local_sampler, RefitConfig refit = {},
                std::uint64_t seed = 1, BoxMaximizerOptions acquisition = {},
-               RefitRffConfig refit_rff = {});
+               RefitRffConfig refit_rff = {},
+               PosteriorMemory posterior_memory = PosteriorMemory::factor);
   /// Whether local TS is the authors' sampler (refit_rff or refit_rff_bounded).
   bool authors_sampler() const {
     return local_sampler == LocalSampler::refit_rff ||
@@ -93,7 +108,7 @@ class FboAgent {
 
   int id() const { return id_; }
   int region() const { return region_; }
-  int num_observations() const { return posterior_.num_observations(); }
+  int num_observations() const { return static_cast<int>(history_.size()); }
 
   /// n_init points drawn uniformly from the agent's sub-region (or the whole domain): grid
   /// points, or on a box uniform points of the sub-region's box.
@@ -120,9 +135,11 @@ class FboAgent {
   const GpHyperparameters& local_hyperparameters() const { return local_; }
   int refits() const { return refits_; }  ///< refits done so far
   /// The feature posterior local TS samples with the rff sampler (at scale beta sqrt(s2)):
-  /// the shared one, or after a refit the one with regulariser n2 / s2.
+  /// the shared one, or after a refit the one with regulariser n2 / s2. With
+  /// PosteriorMemory::history the shared one is the calling thread's rebuilt copy, valid
+  /// until this thread asks another agent for its posterior.
   const FeaturePosterior& local_posterior() const {
-    return local_posterior_ ? *local_posterior_ : posterior_;
+    return local_posterior_ ? *local_posterior_ : posterior();
   }
   /// The exact GP local TS samples (LocalSampler::exact), else null.
   const ExactGp* exact_gp() const { return exact_ ? &*exact_ : nullptr; }
@@ -137,11 +154,17 @@ class FboAgent {
   Eigen::VectorXd history_values() const;
   /// phi(p): the cached row of a candidate, else computed.
   Eigen::VectorXd features_of(const Point& p) const;
+  /// The shared model's posterior: posterior_, or rebuilt from the history
+  /// (PosteriorMemory::history).
+  const FeaturePosterior& posterior() const;
 
   int id_;
   int region_;
   std::shared_ptr<const AgentContext> context_;
-  FeaturePosterior posterior_;    ///< the shared model: messages, and local TS before a refit
+  /// The shared model: messages, and local TS before a refit (absent with
+  /// PosteriorMemory::history).
+  std::optional<FeaturePosterior> posterior_;
+  std::uint64_t serial_;  ///< unique to this agent object: the rebuilt posterior's owner
   std::optional<ExactGp> exact_;  ///< present with LocalSampler::exact
   /// rff sampler after a refit: the posterior with regulariser n2 / s2 (refit.hpp).
   std::optional<FeaturePosterior> local_posterior_;

@@ -109,7 +109,8 @@ std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& co
       RandomFourierFeatures(d, config.features, SeKernel{config.kernel_lengthscale, 1.0},
                             feature_seed),
       Partition(Box::unit(d), config.effective_regions()), config.lambda, config.beta,
-      config.local_sampler, config.refit, config.seed, config.acquisition(), refit_rff);
+      config.local_sampler, config.refit, config.seed, config.acquisition(), refit_rff,
+      config.posterior_memory);
 }
 
 std::shared_ptr<const AgentContext> make_agent_context(const ReferenceConfig& config,

@@ -42,6 +42,9 @@ struct ReferenceConfig {
   /// optimises (the DP-FTS-DE setting).
   int peer_observations = 0;
   LocalSampler local_sampler = LocalSampler::rff;
+  /// Each agent's posterior kept as its factor or rebuilt from its observations: the same
+  /// results, memory against time (engine/fbo/agent.hpp).
+  PosteriorMemory posterior_memory = PosteriorMemory::factor;
   /// Refits of each agent's local GP hyperparameters (engine/fbo/refit.hpp); off by default.
   RefitConfig refit;
   /// The authors' local sampler's settings (local_sampler refit_rff, refit_rff_bounded;

@@ -1,0 +1,100 @@
+// algorithm.posterior_memory (engine/fbo/agent.hpp): an agent that keeps only its
+// observations draws exactly what one that keeps its Cholesky factor draws, however the
+// agents of a thread take turns (the rebuilt factor is the thread's, and another agent's
+// draw in between must not leak into this one's).
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "engine/fbo/agent.hpp"
+
+using namespace fedsim;
+using namespace fedsim::fbo;
+
+namespace {
+
+std::shared_ptr<const AgentContext> context_keeping(PosteriorMemory memory, double lambda = 0.01) {
+  return std::make_shared<const AgentContext>(
+      Grid::uniform_1d(300), RandomFourierFeatures(1, 40, SeKernel{0.05, 1.0}, 11),
+      Partition(Box::unit(1), 1), lambda, 1.0, LocalSampler::rff, RefitConfig{}, 3,
+      BoxMaximizerOptions{}, RefitRffConfig{}, memory);
+}
+
+/// Draws of three agents observing in turns: after each observation of each agent, its
+/// message and its local TS choice, all from streams keyed by (agent, step).
+std::vector<Eigen::VectorXd> draws(PosteriorMemory memory) {
+  const auto context = context_keeping(memory);
+  std::vector<FboAgent> agents;
+  for (int n = 0; n < 3; ++n) agents.emplace_back(n, 0, context);
+  RandomStream points(5, "posterior_memory_test.points");
+  std::vector<Eigen::VectorXd> out;
+  for (int step = 0; step < 25; ++step)
+    for (int n = 0; n < 3; ++n) {
+      // Agent 2 draws only every third step: its rebuilt factor falls several
+      // observations behind and must be brought up to date.
+      agents[n].observe(static_cast<int>(points.uniform_index(300)), points.normal());
+      if (n == 2 && step % 3 != 0) continue;
+      RandomStream rng(9, "posterior_memory_test.draw", n, step);
+      out.push_back(agents[n].sample_message(rng));
+      out.push_back(Eigen::VectorXd::Constant(1, agents[n].argmax_local_ts(rng).index));
+      out.push_back(agents[n].local_posterior().mean());
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("posterior_memory history draws what factor draws, bit for bit", "[fbo][posterior]") {
+  const auto kept = draws(PosteriorMemory::factor), rebuilt = draws(PosteriorMemory::history);
+  REQUIRE(kept.size() == rebuilt.size());
+  REQUIRE(kept.size() > 100);
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    INFO("draw " << k);
+    REQUIRE(kept[k].size() == rebuilt[k].size());
+    CHECK((kept[k].array() == rebuilt[k].array()).all());  // exact, not approximate
+  }
+  // Not vacuous: the draws depend on the observations (two agents' first messages differ).
+  CHECK_FALSE((kept[0].array() == kept[3].array()).all());
+}
+
+TEST_CASE("posterior_memory history: agents with another lambda on the same thread",
+          "[fbo][posterior]") {
+  // The thread's prior factor is rebuilt when an agent of another configuration draws.
+  const auto a = context_keeping(PosteriorMemory::history, 0.01);
+  const auto b = context_keeping(PosteriorMemory::history, 0.5);
+  const auto b_factor = context_keeping(PosteriorMemory::factor, 0.5);
+  FboAgent x(0, 0, a), y(1, 0, b), y_factor(1, 0, b_factor);
+  for (int k = 0; k < 10; ++k) {
+    x.observe(k * 7, 0.1 * k);
+    y.observe(k * 11, -0.2 * k);
+    y_factor.observe(k * 11, -0.2 * k);
+  }
+  RandomStream r1(1, "x"), r2(2, "y"), r3(2, "y");
+  (void)x.sample_message(r1);
+  const Eigen::VectorXd from_history = y.sample_message(r2);
+  CHECK((from_history.array() == y_factor.sample_message(r3).array()).all());
+  CHECK(y.local_posterior().lambda() == 0.5);
+}
+
+TEST_CASE("posterior_memory history: each thread rebuilds its own", "[fbo][posterior]") {
+  const auto context = context_keeping(PosteriorMemory::history);
+  const auto factor = context_keeping(PosteriorMemory::factor);
+  FboAgent agent(0, 0, context), reference(0, 0, factor);
+  for (int k = 0; k < 15; ++k) {
+    agent.observe(k * 13, 0.3 * k);
+    reference.observe(k * 13, 0.3 * k);
+  }
+  RandomStream r0(4, "t");
+  const Eigen::VectorXd expected = reference.sample_message(r0);
+  Eigen::VectorXd on_other_thread;
+  std::thread t([&] {
+    RandomStream r(4, "t");
+    on_other_thread = agent.sample_message(r);
+  });
+  t.join();
+  RandomStream r(4, "t");
+  CHECK((agent.sample_message(r).array() == expected.array()).all());
+  CHECK((on_other_thread.array() == expected.array()).all());
+}
