@@ -13,8 +13,9 @@
 //
 // Defaults: N = 200, 2000 (T = 20) and 10000 (T = 10), 3 repeats (1 at N >= 10000). First,
 // memory per agent: the peak RSS of one run (T = 2) at each of the two --memory-agents sizes,
-// actors and loop, each in a forked process; the difference over the difference in N
-// (--memory-agents "" skips it).
+// actors and loop, with each algorithm.posterior_memory, each in a forked process; the
+// difference over the difference in N (--memory-agents "" skips it); and what keeping only
+// the history costs in time: the loop at N = 2000, T = 20 with either setting.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -39,12 +40,14 @@ using EventLog = scenario::OutputConfig::EventLog;
 
 namespace {
 
-scenario::ScenarioConfig perfect(int agents, int iterations, EventLog events) {
+scenario::ScenarioConfig perfect(int agents, int iterations, EventLog events,
+                                 fbo::PosteriorMemory memory = fbo::PosteriorMemory::factor) {
   scenario::ScenarioConfig c;
   c.name = "bench-scaling";
   c.world.agents = agents;
   c.algorithm.algorithm = fbo::Algorithm::dp_fts_de;
   c.algorithm.iterations = iterations;
+  c.algorithm.posterior_memory = memory;
   c.output.events = events;
   scenario::validate(c);
   return c;
@@ -130,28 +133,46 @@ int main(int argc, char** argv) {
     const int features = perfect(n0, 2, EventLog::none).algorithm.features;
     std::printf("Peak memory of a run of N agents (T = 2, output.events = none, 1 thread; each run "
                 "alone in a forked process):\n\n");
-    std::printf("| driver | N = %d (MiB) | N = %d (MiB) | KiB per agent |\n|---|---|---|---|\n", n0, n1);
-    for (const char* driver : {"actors", "loop"}) {
-      const bool actors = std::string(driver) == "actors";
-      auto rss = [&](int n) {
-        const std::string what = std::string(driver) + ", memory of one run of " +
-                                 std::to_string(n) + " agents";
-        return bench::in_child("bench_actor_scaling", what, [&] {
-                 const auto c = perfect(n, 2, EventLog::none);
-                 if (actors) actors_seconds(c, 1);
-                 else loop_seconds(c);
-                 return nlohmann::json::object();
-               })
-            .peak_rss_mib;
-      };
-      const double r0 = rss(n0), r1 = rss(n1);
-      const double per_agent = 1024.0 * (r1 - r0) / (n1 - n0);
-      std::printf("| %s | %.0f | %.0f | %.1f |\n", driver, r0, r1, per_agent);
-      memory.push_back({{"driver", driver}, {"agents", {n0, n1}}, {"peak_rss_mib", {r0, r1}},
-                        {"kib_per_agent", per_agent}});
-    }
+    std::printf("| driver | posterior_memory | N = %d (MiB) | N = %d (MiB) | KiB per agent |\n"
+                "|---|---|---|---|---|\n", n0, n1);
+    for (const fbo::PosteriorMemory pm : {fbo::PosteriorMemory::factor, fbo::PosteriorMemory::history})
+      for (const char* driver : {"actors", "loop"}) {
+        const bool actors = std::string(driver) == "actors";
+        const std::string kept = fbo::to_string(pm);
+        auto rss = [&](int n) {
+          const std::string what = std::string(driver) + ", posterior_memory " + kept +
+                                   ", memory of one run of " + std::to_string(n) + " agents";
+          return bench::in_child("bench_actor_scaling", what, [&] {
+                   const auto c = perfect(n, 2, EventLog::none, pm);
+                   if (actors) actors_seconds(c, 1);
+                   else loop_seconds(c);
+                   return nlohmann::json::object();
+                 })
+              .peak_rss_mib;
+        };
+        const double r0 = rss(n0), r1 = rss(n1);
+        const double per_agent = 1024.0 * (r1 - r0) / (n1 - n0);
+        std::printf("| %s | %s | %.0f | %.0f | %.1f |\n", driver, kept.c_str(), r0, r1, per_agent);
+        memory.push_back({{"driver", driver}, {"posterior_memory", kept}, {"agents", {n0, n1}},
+                          {"peak_rss_mib", {r0, r1}}, {"kib_per_agent", per_agent}});
+      }
     std::printf("\nAn agent's posterior keeps an M x M Cholesky factor: %.1f KiB at M = %d.\n\n",
                 features * features * 8.0 / 1024.0, features);
+  }
+  // What keeping only the history costs in time: the engine's loop, either way (medians of 3).
+  nlohmann::json history_time;
+  if (!memory_agents.empty()) {
+    const int n = 2000, t = 20;
+    std::vector<double> kept[2];
+    for (int r = 0; r < 3; ++r)
+      for (int m = 0; m < 2; ++m)
+        kept[m].push_back(loop_seconds(perfect(
+            n, t, EventLog::none, m == 0 ? fbo::PosteriorMemory::factor : fbo::PosteriorMemory::history)));
+    const double f = median(kept[0]), h = median(kept[1]);
+    std::printf("The loop at N = %d, T = %d: posterior_memory factor %.3f s, history %.3f s (%.2fx)\n\n",
+                n, t, f, h, h / f);
+    history_time = {{"agents", n}, {"iterations", t}, {"factor_s", f}, {"history_s", h},
+                    {"ratio", h / f}};
   }
   nlohmann::json rows = nlohmann::json::array();
   std::printf("DP-FTS-DE, perfect network, sync, M = 50: actors / plain loop (medians)\n\n");
@@ -193,6 +214,7 @@ int main(int argc, char** argv) {
     nlohmann::json d = bench::report_header("build/tools/bench_actor_scaling --json " + json_file);
     d["rows"] = rows;
     d["memory"] = memory;
+    d["posterior_memory_time"] = history_time;
     const double wall = std::chrono::duration<double>(Clock::now() - started).count();
     if (!bench::finish_report(d, wall, json_file)) {
       std::fprintf(stderr, "bench_actor_scaling: cannot write %s\n", json_file.c_str());

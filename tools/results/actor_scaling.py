@@ -54,11 +54,20 @@ def actor_scaling_section(path, w):
           f"thread) of N = {n0} and N = {n1} agents, each alone in a forked process; the "
           "difference over the difference in N. The loop holds the same engine state per agent "
           "(its `FboAgent`); what the actors add is each agent's actor, mailbox and copies of "
-          "what it received.")
+          "what it received. `algorithm.posterior_memory`: what an agent keeps of its posterior, "
+          "its Cholesky factor (factor, the default) or only its observations (history), the "
+          "factor rebuilt from them at each draw; the results are the same, bit for bit.")
         w("")
-        w(f"| driver | N = {n0} (MiB) | N = {n1} (MiB) | KiB per agent |")
-        w("|---|---|---|---|")
+        w(f"| driver | posterior_memory | N = {n0} (MiB) | N = {n1} (MiB) | KiB per agent |")
+        w("|---|---|---|---|---|")
         for m in memory:
-            w(f"| {m['driver']} | {m['peak_rss_mib'][0]:.0f} | {m['peak_rss_mib'][1]:.0f} | "
+            w(f"| {m['driver']} | {m.get('posterior_memory', 'factor')} | "
+              f"{m['peak_rss_mib'][0]:.0f} | {m['peak_rss_mib'][1]:.0f} | "
               f"{m['kib_per_agent']:.1f} |")
+        w("")
+    t = d.get("posterior_memory_time")
+    if t:
+        w(f"What the history costs in time: the engine's loop at N = {t['agents']}, T = "
+          f"{t['iterations']} takes {t['factor_s']:.2f} s with `posterior_memory = \"factor\"` "
+          f"and {t['history_s']:.2f} s with `\"history\"` ({t['ratio']:.2f}x).")
         w("")
