@@ -161,37 +161,70 @@ const FeaturePosterior& FboAgent::posterior() const {
     r.prior.emplace(M, context_->lambda);
     r.owner = 0;
   }
-  if (r.owner != serial_ || r.count > history_.size()) {
+  if (r.owner != serial_ || r.count > observed_.size()) {
     r.posterior = *r.prior;
     r.owner = serial_;
     r.count = 0;
   }
-  for (; r.count < history_.size(); ++r.count)
-    r.posterior->observe(features_of(history_[r.count].first), history_[r.count].second);
+  for (; r.count < observed_.size(); ++r.count)
+    r.posterior->observe(observed_features(r.count), observed_[r.count].second);
   return *r.posterior;
 }
 
+Point FboAgent::observed_point(std::size_t s) const {
+  const int k = observed_[s].first;
+  if (k >= 0) return context_->candidate(k);
+  const int d = context_->dim();
+  return {-1, Eigen::Map<const Eigen::VectorXd>(box_points_.data() + std::size_t(-1 - k) * d, d)};
+}
+
+Eigen::VectorXd FboAgent::observed_features(std::size_t s) const {
+  const int k = observed_[s].first;
+  if (k >= 0) return context_->grid_features.row(k).transpose();
+  return features_of(observed_point(s));
+}
+
+std::vector<std::pair<Point, double>> FboAgent::history() const {
+  std::vector<std::pair<Point, double>> out;
+  out.reserve(observed_.size());
+  for (std::size_t s = 0; s < observed_.size(); ++s) out.emplace_back(observed_point(s), observed_[s].second);
+  return out;
+}
+
 void FboAgent::observe(const Point& p, double y) {
+  const int d = context_->dim();
+  if (p.x.size() != d)
+    throw std::invalid_argument("FboAgent::observe: a point of " + std::to_string(p.x.size()) +
+                                " coordinates in a " + std::to_string(d) + "-dimensional domain");
+  if (p.index >= 0 && (p.index >= context_->grid.size() ||
+                       p.x != context_->grid.points.row(p.index).transpose()))
+    throw std::invalid_argument("FboAgent::observe: candidate " + std::to_string(p.index) +
+                                " given with a point that is not its grid row");
   if (posterior_ || local_posterior_) {
     const Eigen::VectorXd phi = features_of(p);
     if (posterior_) posterior_->observe(phi, y);
     if (local_posterior_) local_posterior_->observe(phi, y);
   }
   if (exact_) exact_->add_observation(p.index, y);
-  history_.emplace_back(p, y);
+  if (p.index >= 0) {
+    observed_.emplace_back(p.index, y);
+  } else {
+    observed_.emplace_back(-1 - static_cast<int>(box_points_.size() / d), y);
+    box_points_.insert(box_points_.end(), p.x.data(), p.x.data() + d);
+  }
   if (context_->refit.due(num_observations())) refit();
   if (context_->authors_sampler() && context_->refit_rff.due(num_observations())) refit_authors();
 }
 
 Eigen::MatrixXd FboAgent::history_points() const {
-  Eigen::MatrixXd X(static_cast<Eigen::Index>(history_.size()), context_->dim());
-  for (std::size_t s = 0; s < history_.size(); ++s) X.row(s) = history_[s].first.x.transpose();
+  Eigen::MatrixXd X(static_cast<Eigen::Index>(observed_.size()), context_->dim());
+  for (std::size_t s = 0; s < observed_.size(); ++s) X.row(s) = observed_point(s).x.transpose();
   return X;
 }
 
 Eigen::VectorXd FboAgent::history_values() const {
-  Eigen::VectorXd y(static_cast<Eigen::Index>(history_.size()));
-  for (std::size_t s = 0; s < history_.size(); ++s) y(s) = history_[s].second;
+  Eigen::VectorXd y(static_cast<Eigen::Index>(observed_.size()));
+  for (std::size_t s = 0; s < observed_.size(); ++s) y(s) = observed_[s].second;
   return y;
 }
 
@@ -216,12 +249,13 @@ void FboAgent::refit() {
     exact_.emplace(std::make_shared<const CandidatePrior>(
                        c.grid.points, SeKernel{local_.lengthscales(0), local_.signal_variance}),
                    local_.noise_variance);
-    for (const auto& [point, value] : history_) exact_->add_observation(point.index, value);
+    for (const auto& [index, value] : observed_) exact_->add_observation(index, value);
     return;
   }
   local_posterior_.emplace(c.features.num_features(),
                            local_.noise_variance / local_.signal_variance);
-  for (const auto& [point, value] : history_) local_posterior_->observe(features_of(point), value);
+  for (std::size_t s = 0; s < observed_.size(); ++s)
+    local_posterior_->observe(observed_features(s), observed_[s].second);
 }
 
 Eigen::VectorXd FboAgent::sample_message(RandomStream& rng) const { return posterior().sample(rng); }

@@ -108,7 +108,7 @@ class FboAgent {
 
   int id() const { return id_; }
   int region() const { return region_; }
-  int num_observations() const { return static_cast<int>(history_.size()); }
+  int num_observations() const { return static_cast<int>(observed_.size()); }
 
   /// n_init points drawn uniformly from the agent's sub-region (or the whole domain): grid
   /// points, or on a box uniform points of the sub-region's box.
@@ -121,7 +121,8 @@ class FboAgent {
   /// argmax of phi(x)'omega^(i[x]) (DP-FTS-DE Algo 2 line 8). joint: M x P.
   Point argmax_joint(const Eigen::Ref<const Eigen::MatrixXd>& joint, RandomStream& rng) const;
   /// Records y observed at p; when this observation's count is due (context.refit.due),
-  /// refits the local model's hyperparameters from the whole history.
+  /// refits the local model's hyperparameters from the whole history. A candidate (index >= 0)
+  /// must have its grid row as x (std::invalid_argument otherwise): only its index is kept.
   void observe(const Point& p, double y);
   /// observe(candidate `index`).
   void observe(int index, double y) { observe(context_->candidate(index), y); }
@@ -144,7 +145,7 @@ class FboAgent {
   /// The exact GP local TS samples (LocalSampler::exact), else null.
   const ExactGp* exact_gp() const { return exact_ ? &*exact_ : nullptr; }
   /// (point, y) of every observation, in order.
-  const std::vector<std::pair<Point, double>>& history() const { return history_; }
+  std::vector<std::pair<Point, double>> history() const;
 
  private:
   void refit();
@@ -154,6 +155,9 @@ class FboAgent {
   Eigen::VectorXd history_values() const;
   /// phi(p): the cached row of a candidate, else computed.
   Eigen::VectorXd features_of(const Point& p) const;
+  /// The point and the features of observation s.
+  Point observed_point(std::size_t s) const;
+  Eigen::VectorXd observed_features(std::size_t s) const;
   /// The shared model's posterior: posterior_, or rebuilt from the history
   /// (PosteriorMemory::history).
   const FeaturePosterior& posterior() const;
@@ -170,7 +174,10 @@ class FboAgent {
   std::optional<FeaturePosterior> local_posterior_;
   GpHyperparameters local_;
   int refits_ = 0;
-  std::vector<std::pair<Point, double>> history_;
+  /// The observations, in order, as compactly as a million agents need: (k, y) where k >= 0
+  /// is a candidate's index, and k < 0 a point of the box, row -1 - k of box_points_.
+  std::vector<std::pair<int, double>> observed_;
+  std::vector<double> box_points_;  ///< the box points observed, d coordinates each
 };
 
 }  // namespace fedsim::fbo

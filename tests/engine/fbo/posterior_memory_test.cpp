@@ -98,3 +98,40 @@ TEST_CASE("posterior_memory history: each thread rebuilds its own", "[fbo][poste
   CHECK((agent.sample_message(r).array() == expected.array()).all());
   CHECK((on_other_thread.array() == expected.array()).all());
 }
+
+TEST_CASE("an agent keeps its observations compactly and gives them back as observed",
+          "[fbo][posterior]") {
+  const auto grid = context_keeping(PosteriorMemory::history);
+  FboAgent a(0, 0, grid);
+  a.observe(7, 0.5);
+  a.observe(grid->candidate(299), -1.0);
+  const auto h = a.history();
+  REQUIRE(h.size() == 2);
+  CHECK(h[0].first.index == 7);
+  CHECK(h[0].first.x == grid->grid.points.row(7).transpose());
+  CHECK(h[1].first.index == 299);
+  CHECK(h[1].second == -1.0);
+  // Only a candidate's index is kept: a candidate with another point, one out of range, or a
+  // point of another dimension is refused, and nothing is recorded.
+  Point wrong = grid->candidate(3);
+  wrong.x(0) += 0.25;
+  CHECK_THROWS_AS(a.observe(wrong, 0.0), std::invalid_argument);
+  CHECK_THROWS_AS(a.observe(Point{300, Eigen::VectorXd::Zero(1)}, 0.0), std::invalid_argument);
+  CHECK_THROWS_AS(a.observe(Point{-1, Eigen::VectorXd::Zero(2)}, 0.0), std::invalid_argument);
+  CHECK(a.num_observations() == 2);
+
+  // On the box: points of their own, in order, each exactly as observed.
+  const auto box = std::make_shared<const AgentContext>(
+      Grid{Eigen::MatrixXd(0, 2)}, RandomFourierFeatures(2, 20, SeKernel{0.2, 1.0}, 5),
+      Partition(Box::unit(2), 1), 0.01, 1.0, LocalSampler::rff, RefitConfig{}, 3,
+      BoxMaximizerOptions{}, RefitRffConfig{}, PosteriorMemory::history);
+  FboAgent b(1, 0, box);
+  const Eigen::Vector2d p(0.125, 0.3), q(0.9, 1.0 / 3.0);
+  b.observe(Point{-1, p}, 1.0);
+  b.observe(Point{-1, q}, 2.0);
+  const auto hb = b.history();
+  REQUIRE(hb.size() == 2);
+  CHECK(hb[0].first.x == p);
+  CHECK(hb[1].first.x == q);
+  CHECK(hb[1].first.index == -1);
+}
