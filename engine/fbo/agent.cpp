@@ -76,12 +76,13 @@ AgentContext::AgentContext(Grid grid_, RandomFourierFeatures features_, Partitio
     prior = std::make_shared<const CandidatePrior>(grid.points, features.kernel());
 }
 
-namespace {
-std::atomic<std::uint64_t> next_serial{1};
-}  // namespace
+FboAgent::Serial::Serial() {
+  static std::atomic<std::uint64_t> next{1};
+  value = next++;
+}
 
 FboAgent::FboAgent(int id, int region, std::shared_ptr<const AgentContext> context)
-    : id_(id), region_(region), context_(std::move(context)), serial_(next_serial++) {
+    : id_(id), region_(region), context_(std::move(context)) {
   if (context_->posterior_memory == PosteriorMemory::factor)
     posterior_.emplace(context_->features.num_features(), context_->lambda);
   if (context_->local_sampler == LocalSampler::exact) exact_.emplace(context_->prior, context_->lambda);
@@ -161,9 +162,9 @@ const FeaturePosterior& FboAgent::posterior() const {
     r.prior.emplace(M, context_->lambda);
     r.owner = 0;
   }
-  if (r.owner != serial_ || r.count > observed_.size()) {
+  if (r.owner != serial_.value || r.count > observed_.size()) {
     r.posterior = *r.prior;
-    r.owner = serial_;
+    r.owner = serial_.value;
     r.count = 0;
   }
   for (; r.count < observed_.size(); ++r.count)

@@ -168,7 +168,18 @@ class FboAgent {
   /// The shared model: messages, and local TS before a refit (absent with
   /// PosteriorMemory::history).
   std::optional<FeaturePosterior> posterior_;
-  std::uint64_t serial_;  ///< unique to this agent object: the rebuilt posterior's owner
+  /// Unique to this agent object, whose posterior a thread has rebuilt: a copy or an
+  /// assignment takes a new one, so two agents never share one.
+  struct Serial {
+    std::uint64_t value;
+    Serial();
+    Serial(const Serial&) : Serial() {}
+    Serial& operator=(const Serial&) {
+      value = Serial().value;
+      return *this;
+    }
+  };
+  Serial serial_;
   std::optional<ExactGp> exact_;  ///< present with LocalSampler::exact
   /// rff sampler after a refit: the posterior with regulariser n2 / s2 (refit.hpp).
   std::optional<FeaturePosterior> local_posterior_;

@@ -135,3 +135,29 @@ TEST_CASE("an agent keeps its observations compactly and gives them back as obse
   CHECK(hb[1].first.x == q);
   CHECK(hb[1].first.index == -1);
 }
+
+TEST_CASE("posterior_memory history: a copy of an agent is an agent of its own",
+          "[fbo][posterior]") {
+  // A copy that goes on to observe other things must not be served the original's rebuilt
+  // factor (nor the original the copy's), even with as many observations.
+  const auto history = context_keeping(PosteriorMemory::history);
+  const auto factor = context_keeping(PosteriorMemory::factor);
+  FboAgent a(0, 0, history), a_ref(0, 0, factor);
+  for (int k = 0; k < 5; ++k) {
+    a.observe(k, 1.0);
+    a_ref.observe(k, 1.0);
+  }
+  RandomStream r0(1, "copy");
+  (void)a.sample_message(r0);  // the thread now holds a's factor
+  FboAgent b = a, b_ref = a_ref;
+  a.observe(100, -5.0);
+  a_ref.observe(100, -5.0);
+  b.observe(200, 5.0);
+  b_ref.observe(200, 5.0);
+  for (int round = 0; round < 2; ++round) {
+    RandomStream r1(2, "copy", round), r2(2, "copy", round), r3(3, "copy", round),
+        r4(3, "copy", round);
+    CHECK((b.sample_message(r1).array() == b_ref.sample_message(r2).array()).all());
+    CHECK((a.sample_message(r3).array() == a_ref.sample_message(r4).array()).all());
+  }
+}
