@@ -20,7 +20,8 @@
 ///   the agents' next iteration, `round` r answering the reports meant for round r. FTS-DE's
 ///   agents (algorithm.name = "fts-de", without privacy) read `joint`, an M x P column-major
 ///   matrix (rows = M = algorithm.features, cols = P = algorithm.subregions); FTS's read one
-///   M-vector per entry of `sources` (the agent ids they came from). An agent fails the run,
+///   M-vector per entry of `sources` (the agent ids they came from, in ascending order: P_N
+///   draws in agent order; a `shared_ids`). An agent fails the run,
 ///   naming itself, on a broadcast of another shape. Agents wait for a broadcast between
 ///   iterations unless the scenario's policy is async. A timer is `send_from_server(self,
 ///   network, server_node, timer{...}, 0, delay)`.

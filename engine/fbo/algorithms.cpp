@@ -1,5 +1,6 @@
 #include "engine/fbo/algorithms.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace fedsim::fbo {
@@ -45,55 +46,59 @@ Choice de_choose(const FboAgent& agent, int t, const Eigen::Ref<const Eigen::Mat
   return {agent.argmax_joint(*joint, rng), Branch::federated, -1};
 }
 
-void FtsMessagePool::reset(const std::vector<const double*>& messages, int dim, int exclude) {
-  messages_ = messages;
+void FtsMessagePool::reset(const double* joint, const std::int32_t* sources, std::size_t count,
+                           int dim, int exclude) {
+  for (std::size_t k = 1; k < count; ++k)
+    if (!(sources[k - 1] < sources[k]))
+      throw std::invalid_argument("FTS message pool: the sources are not in strictly ascending "
+                                  "agent order");
+  joint_ = joint;
+  sources_ = sources;
+  count_ = count;
   dim_ = dim;
-  weights_.assign(messages.size(), 0.0);
-  total_ = 0.0;
-  for (size_t m = 0; m < messages.size(); ++m) {
-    if (messages[m] == nullptr || static_cast<int>(m) == exclude) continue;
-    weights_[m] = 1.0;
-    total_ += 1.0;
-  }
+  const std::int32_t* own = std::lower_bound(sources, sources + count, exclude);
+  exclude_ = (own != sources + count && *own == exclude) ? own - sources : -1;
+  used_.assign(remove_after_use_ ? count : 0, false);
+  total_ = static_cast<double>(count - (exclude_ >= 0 ? 1 : 0));
 }
 
-void FtsMessagePool::reset(const std::vector<const Eigen::VectorXd*>& messages, int exclude) {
-  std::vector<const double*> views(messages.size(), nullptr);
-  int dim = 0;
-  for (size_t m = 0; m < messages.size(); ++m) {
-    if (messages[m] == nullptr) continue;
-    if (dim > 0 && messages[m]->size() != dim)
-      throw std::invalid_argument("FTS message pool: messages of different sizes");
-    dim = static_cast<int>(messages[m]->size());
-    views[m] = messages[m]->data();
-  }
-  reset(views, dim, exclude);
+std::vector<double> FtsMessagePool::weights() const {
+  std::vector<double> w(count_);
+  for (std::size_t k = 0; k < count_; ++k) w[k] = drawable(k) ? 1.0 : 0.0;
+  return w;
 }
 
-void FtsMessagePool::restore_weights(std::vector<double> weights, double total) {
-  if (weights.size() != messages_.size())
+void FtsMessagePool::restore_weights(const std::vector<double>& weights, double total) {
+  if (weights.size() != count_)
     throw std::invalid_argument("FtsMessagePool: restored weights do not match the messages");
-  weights_ = std::move(weights);
+  for (std::size_t k = 0; k < count_; ++k) {
+    const bool own = static_cast<std::ptrdiff_t>(k) == exclude_;
+    if (weights[k] != (own ? 0.0 : 1.0) && !(remove_after_use_ && weights[k] == 0.0))
+      throw std::invalid_argument("FtsMessagePool: a restored weight is not one the pool draws with");
+    if (remove_after_use_) used_[k] = !own && weights[k] == 0.0;
+  }
   total_ = total;  // as saved, not re-summed: draws stay bit-identical
 }
 
 Eigen::Map<const Eigen::VectorXd> FtsMessagePool::draw(RandomStream& rng, int* source) {
   if (empty()) throw std::logic_error("FTS message pool is empty");
+  // P_N: each drawable message weighs 1, in agent order; the first whose running sum passes u.
   const double u = rng.uniform() * total_;
   double acc = 0.0;
-  size_t pick = 0;
-  for (size_t m = 0; m < weights_.size(); ++m) {
-    if (weights_[m] <= 0.0) continue;
-    pick = m;  // the last positive weight absorbs rounding at the top end
-    acc += weights_[m];
+  std::size_t pick = count_;
+  for (std::size_t k = 0; k < count_; ++k) {
+    if (!drawable(k)) continue;
+    pick = k;  // the last drawable message absorbs rounding at the top end
+    acc += 1.0;
     if (u < acc) break;
   }
+  if (pick == count_) throw std::logic_error("FTS message pool: no message left to draw");
   if (remove_after_use_) {
-    total_ -= weights_[pick];
-    weights_[pick] = 0.0;
+    total_ -= 1.0;
+    used_[pick] = true;
   }
-  if (source) *source = static_cast<int>(pick);
-  return Eigen::Map<const Eigen::VectorXd>(messages_[pick], dim_);
+  if (source) *source = sources_[pick];
+  return Eigen::Map<const Eigen::VectorXd>(joint_ + pick * static_cast<std::size_t>(dim_), dim_);
 }
 
 Choice fts_choose(const FboAgent& agent, int t, FtsMessagePool& pool, PSchedule schedule,

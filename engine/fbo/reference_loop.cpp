@@ -221,16 +221,26 @@ ReferenceResult run_reference(const ReferenceConfig& config, const FederatedObje
   };
 
   std::vector<FtsMessagePool> pools;
-  std::vector<Eigen::VectorXd> first_messages;  // FTS one-shot: the messages sent before start
+  // FTS: the relayed messages of the round, one after another, and their senders (every agent,
+  // in order), which every agent's pool views; one-shot FTS keeps the ones sent before start.
+  std::vector<double> relayed;
+  std::vector<std::int32_t> relay_sources;
+  auto relay = [&] {
+    relayed.clear();
+    relay_sources.clear();
+    for (int m = 0; m < N; ++m) {
+      relayed.insert(relayed.end(), messages[m].data(), messages[m].data() + messages[m].size());
+      relay_sources.push_back(m);
+    }
+    for (int n = 0; n < static_cast<int>(pools.size()); ++n)
+      pools[n].reset(relayed.data(), relay_sources.data(), relay_sources.size(), config.features, n);
+  };
   if (sends) {
     collect(0);
     if (server) release(0);
     if (traits(config.algorithm).server == ServerKind::relay) {
       pools.assign(N, FtsMessagePool(config.fts_one_shot));
-      if (config.fts_one_shot) first_messages = messages;
-      std::vector<const Eigen::VectorXd*> pool_inbox(N);
-      for (int m = 0; m < N; ++m) pool_inbox[m] = config.fts_one_shot ? &first_messages[m] : inbox[m];
-      for (int n = 0; n < N; ++n) pools[n].reset(pool_inbox, n);
+      relay();
     }
   }
 
@@ -246,9 +256,9 @@ ReferenceResult run_reference(const ReferenceConfig& config, const FederatedObje
     // so it is not released and costs no privacy. One-shot FTS uses only the first messages.
     const bool one_shot = !pools.empty() && config.fts_one_shot;
     if (!sends || t == T || one_shot) continue;
-    collect(t);  // replaces the messages: the pools' views must be reset before any draw
+    collect(t);
     if (server) release(t);
-    for (int n = 0; n < static_cast<int>(pools.size()); ++n) pools[n].reset(inbox, n);
+    if (!pools.empty()) relay();  // the pools' views are reset before any draw
   }
 
   result.final_simple_regret = result.mean_simple_regret[T];
