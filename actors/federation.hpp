@@ -135,8 +135,8 @@ void configure_scheduler(caf::actor_system_config& cfg, int threads);
 
 /// An actor system set up as run_federation's own (add_fedsim_types, configure_scheduler with
 /// `threads`), for a caller that runs federations one after another in it: a `fedsim sweep`
-/// worker saves each run the start and stop of a system (about 0.25 ms, a third of a Fed-PNE
-/// run at M = 5).
+/// worker saves each run the start and stop of a system (about 0.25 ms; a Fed-PNE run at
+/// M = 5 lasts about 1.5 ms).
 class FederationSystem {
  public:
   explicit FederationSystem(int threads);
