@@ -1,7 +1,6 @@
 #include "actors/agent.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -56,18 +55,15 @@ void reset_pool(AgentActorState& s) {
   const broadcast& b = *s.pool_source;
   // As fedsim's server sends them: one M-vector per source, each source an agent id.
   const int agents = s.shared->config.agents;
-  const bool shaped =
-      b.rows == s.shared->config.features &&
-      b.joint.size() == b.sources.size() * static_cast<std::size_t>(b.rows) &&
-      std::all_of(b.sources.begin(), b.sources.end(),
-                  [agents](std::int32_t n) { return n >= 0 && n < agents; }) &&
-      std::adjacent_find(b.sources.begin(), b.sources.end(), std::greater_equal<>()) ==
-          b.sources.end();
+  const bool shaped = b.rows == s.shared->config.features &&
+                      b.joint.size() == b.sources.size() * static_cast<std::size_t>(b.rows) &&
+                      std::all_of(b.sources.begin(), b.sources.end(),
+                                  [agents](std::int32_t n) { return n >= 0 && n < agents; });
   if (!shaped)
     throw std::runtime_error("the relayed messages of round " + std::to_string(b.round) +
                              " are not one M = " + std::to_string(s.shared->config.features) +
-                             " vector per source agent id in 0.." + std::to_string(agents - 1) +
-                             ", in ascending order of id");
+                             " vector per source agent id in 0.." + std::to_string(agents - 1));
+  // The pool refuses sources out of ascending order (its draws go in agent order).
   s.pool = fbo::FtsMessagePool(s.shared->config.fts_one_shot);
   s.pool.reset(b.joint.begin(), b.sources.begin(), b.sources.size(), b.rows,
                static_cast<int>(s.id));
