@@ -143,3 +143,49 @@ TEST_CASE("server_host: a server that cannot handle a delivery, or stops, fails 
   };
   CHECK_THAT(failure_of(c, opt), Catch::Contains("server: stopped before the run ended"));
 }
+
+namespace {
+
+// An FTS relay server that lists its sources out of agent order: on the first report of
+// round 0 it relays two zero vectors "from" agents 1 and 0, in that order.
+caf::behavior unordered_relay(caf::event_based_actor* self, ServerSlots slots) {
+  auto sent = std::make_shared<bool>(false);
+  return {[](kickoff, virtual_time) { return caf::ok_atom_v; },
+          [self, slots, sent](const report&, virtual_time) {
+            if (!*sent) {
+              *sent = true;
+              broadcast b;
+              b.rows = slots.features;
+              b.cols = 2;
+              b.joint.data = std::make_shared<const std::vector<double>>(2 * slots.features, 0.0);
+              b.sources.data = std::make_shared<const std::vector<std::int32_t>>(
+                  std::vector<std::int32_t>{1, 0});
+              const caf::message msg = caf::make_message(std::move(b));
+              for (int n = 0; n < slots.agents; ++n)
+                send_from_server(self, slots.network, static_cast<node_id>(n), msg, 16);
+            }
+            return caf::ok_atom_v;
+          },
+          [](const agent_done&, virtual_time) { return caf::ok_atom_v; },
+          [](const timer&, virtual_time) { return caf::ok_atom_v; },
+          [](caf::get_atom) { return std::string(); }};
+}
+
+}  // namespace
+
+TEST_CASE("server_host: FTS sources out of agent order fail the run, naming the agent",
+          "[actors][server-host]") {
+  // P_N draws in agent order; a list in another order would change the draws silently.
+  auto c = fts_de(3, 3, 1);
+  c.algorithm.algorithm = fbo::Algorithm::fts;
+  scenario::validate(c);
+  RunOptions opt;
+  opt.threads = 2;
+  opt.out_dir = test::fresh_dir("server-host-unordered").string();
+  opt.server_host = [](const ServerSlots& s) {
+    return s.network.home_system().spawn(unordered_relay, s);
+  };
+  const std::string failure = failure_of(c, opt);
+  CHECK_THAT(failure, Catch::Contains("agent "));
+  CHECK_THAT(failure, Catch::Contains("not in strictly ascending agent order"));
+}
