@@ -69,9 +69,13 @@ void reset_pool(AgentActorState& s) {
                static_cast<int>(s.id));
 }
 
+void finish_evaluations(self_ptr self, double now);
+
 /// Every answer of the batch is in: the network charges its compute time (the objective's
 /// cost where given, else the link's compute model per evaluation) and then fires the timer;
-/// held replies go after the timer, so the network has it queued when it goes on.
+/// held replies go after the timer, so the network has it queued when it goes on. A timer that
+/// costs nothing, sent while the delivery being handled gives leave (virtual_time::settle), is
+/// settled at once: the evaluations finish now, as they would on its delivery.
 void charge_compute_time(self_ptr self) {
   auto& s = self->state;
   double cost = 0.0;
@@ -82,7 +86,13 @@ void charge_compute_time(self_ptr self) {
     if (std::isnan(q.cost)) ++modelled;
     else cost += q.cost;
   }
-  send_to(self, s.id, caf::make_message(timer{0, s.pending_report_round, modelled}), 0, cost);
+  envelope env{s.id, s.id, cost, 0,
+               caf::make_message(timer{0, s.pending_report_round, modelled})};
+  if (cost == 0.0 && may_settle(s.box)) {  // (no external evaluation: nothing is held)
+    post_settled(s.box, std::move(env));
+    return finish_evaluations(self, *s.box.settle_at);
+  }
+  post(self, s.box, s.shared->network, std::move(env));
   for (auto& p : s.held) p.deliver(caf::ok_atom_v);
   s.held.clear();
 }
@@ -178,10 +188,11 @@ bool answer_now(self_ptr self) {
   return false;
 }
 
-/// Handles a delivery with `body`, which returns answer_now(self) or true (actors/outbox.hpp).
+/// Handles a delivery stamped `vt` with `body`, which returns answer_now(self) or true
+/// (actors/outbox.hpp).
 template <class Body>
-caf::result<caf::ok_atom> delivery(self_ptr self, Body&& body) {
-  return answer_delivery(self, self->state.box, self->state.shared->network,
+caf::result<caf::ok_atom> delivery(self_ptr self, virtual_time vt, Body&& body) {
+  return answer_delivery(self, self->state.box, self->state.shared->network, vt,
                          std::forward<Body>(body));
 }
 
@@ -374,14 +385,14 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
   s.noise.emplace(s.shared->config.seed, fbo::streams::agent_noise, id);
   reset_agent(self);
   return {
-      [self](kickoff, virtual_time) {
-        return delivery(self, [self] {
+      [self](kickoff, virtual_time vt) {
+        return delivery(self, vt, [self] {
           start_initial_design(self);
           return answer_now(self);
         });
       },
       [self](const timer& tm, virtual_time vt) {
-        return delivery(self, [self, &tm, vt] {
+        return delivery(self, vt, [self, &tm, vt] {
           auto& s = self->state;
           if (s.alive && s.busy && tm.round == s.pending_report_round)
             finish_evaluations(self, vt.seconds);
@@ -389,8 +400,8 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
         });
       },
       // Payloads are shared by every recipient: handlers take them by const reference.
-      [self](const broadcast& b, virtual_time) {
-        return delivery(self, [self, &b] {
+      [self](const broadcast& b, virtual_time vt) {
+        return delivery(self, vt, [self, &b] {
           auto& s = self->state;
           if (!s.latest || b.round > s.latest->round) s.latest = b;
           start_initial_design(self);  // no-op once started
@@ -399,7 +410,7 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
         });
       },
       [self](const crash_notice& c, virtual_time vt) {
-        return delivery(self, [self, &c, vt] {
+        return delivery(self, vt, [self, &c, vt] {
           auto& s = self->state;
           logger("agent")->debug("t={:.3f} agent {} crashes ({})", vt.seconds, s.id,
                                  c.keep_state ? "state kept" : "state lost");
@@ -414,7 +425,7 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
         });
       },
       [self](recover_notice, virtual_time vt) {
-        return delivery(self, [self, vt] {
+        return delivery(self, vt, [self, vt] {
           logger("agent")->debug("t={:.3f} agent {} recovers", vt.seconds, self->state.id);
           self->state.alive = true;
           start_initial_design(self);  // no-op once started

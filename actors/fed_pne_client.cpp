@@ -21,6 +21,11 @@ xarmed::PhaseBroadcast to_engine(const phase_message& m) {
   return {m.phase, m.depth, m.indices, m.pulls_per_node};
 }
 
+void finish_phase(self_ptr self, double now);
+
+/// Starts the newest phase's pulls if idle; the timer charges their compute time, and one that
+/// costs nothing, sent while the delivery being handled gives leave (virtual_time::settle), is
+/// settled at once: the phase finishes now, as it would on its delivery.
 void maybe_start(self_ptr self) {
   auto& s = self->state;
   if (s.busy || !s.alive || s.done || !s.latest || s.latest->phase <= s.started_phase) return;
@@ -31,16 +36,22 @@ void maybe_start(self_ptr self) {
   s.working_regret = xarmed::run_client_phase(*s.client, b, steps, *s.shared->problem,
                                               s.shared->config.problem.seed);
   s.busy = true;
-  send_to(self, s.id,
-          caf::make_message(timer{0, static_cast<std::int32_t>(b.phase),
-                                  static_cast<std::int32_t>(steps)}));
+  envelope env{s.id, s.id, 0.0, 0,
+               caf::make_message(timer{0, static_cast<std::int32_t>(b.phase),
+                                       static_cast<std::int32_t>(steps)})};
+  if (may_settle(s.box)) {
+    post_settled(s.box, std::move(env));
+    return finish_phase(self, *s.box.settle_at);
+  }
+  post(self, s.box, s.shared->network, std::move(env));
 }
 
-/// Handles a delivery with `body` and answers it with what body sent (actors/outbox.hpp).
+/// Handles a delivery stamped `vt` with `body` and answers it with what body sent
+/// (actors/outbox.hpp).
 template <class Body>
-caf::result<caf::ok_atom> delivery(self_ptr self, Body&& body) {
+caf::result<caf::ok_atom> delivery(self_ptr self, virtual_time vt, Body&& body) {
   auto& s = self->state;
-  return answer_delivery(self, s.box, s.shared->network, std::forward<Body>(body));
+  return answer_delivery(self, s.box, s.shared->network, vt, std::forward<Body>(body));
 }
 
 void send_report(self_ptr self) {
@@ -98,9 +109,9 @@ caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self,
   s.client.emplace(static_cast<int>(id), *s.shared->tree, s.shared->config.point,
                    s.shared->dp_noise_std);
   return {
-      [self](const kickoff&, virtual_time) { return delivery(self, [] {}); },
-      [self](const phase_message& m, virtual_time) {
-        return delivery(self, [self, &m] {
+      [self](const kickoff&, virtual_time vt) { return delivery(self, vt, [] {}); },
+      [self](const phase_message& m, virtual_time vt) {
+        return delivery(self, vt, [self, &m] {
           auto& s = self->state;
           if (!s.latest || m.phase > s.latest->phase) s.latest = m;
           if (s.alive && s.last_report && m.phase == s.last_report->phase) send_report(self);
@@ -108,13 +119,13 @@ caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self,
         });
       },
       [self](const timer& tm, virtual_time vt) {
-        return delivery(self, [self, &tm, vt] {
+        return delivery(self, vt, [self, &tm, vt] {
           auto& s = self->state;
           if (s.alive && s.busy && tm.round == s.started_phase) finish_phase(self, vt.seconds);
         });
       },
-      [self](const crash_notice& c, virtual_time) {
-        return delivery(self, [self, &c] {
+      [self](const crash_notice& c, virtual_time vt) {
+        return delivery(self, vt, [self, &c] {
           auto& s = self->state;
           s.alive = false;
           s.busy = false;  // the phase in flight is lost with the crash
@@ -125,8 +136,8 @@ caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self,
           }
         });
       },
-      [self](recover_notice, virtual_time) {
-        return delivery(self, [self] {
+      [self](recover_notice, virtual_time vt) {
+        return delivery(self, vt, [self] {
           self->state.alive = true;
           maybe_start(self);
         });

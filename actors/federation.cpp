@@ -169,9 +169,10 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
   self->receive_while([&] { return !finished; })(
       [&](std::uint64_t sent, std::uint64_t delivered, std::uint64_t dropped,
           std::uint64_t duplicated, std::uint64_t corrupted, std::uint64_t bytes,
-          double final_time, double lateness_median, double lateness_p99) {
-        result.network = {sent,  delivered,  dropped,         duplicated,  corrupted,
-                          bytes, final_time, lateness_median, lateness_p99};
+          double final_time, double lateness_median, double lateness_p99,
+          std::uint64_t settled) {
+        result.network = {sent,  delivered,  dropped,         duplicated,   corrupted,
+                          bytes, final_time, lateness_median, lateness_p99, settled};
         finished = true;
       },
       [&](caf::error& e) {
@@ -283,7 +284,8 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
   const caf::actor recorder = system.spawn(recorder_actor, options.observer, options.out_dir,
                                                options.recorder_rows);
   const caf::actor network =
-      system.spawn(network_actor, make_network_plan(config), checkpoint_settings(options));
+      system.spawn(network_actor, make_network_plan(config), checkpoint_settings(options),
+                   options.settle_timers);
   shared->network = network;
   shared->recorder = recorder;
   shared->log_states = live(options.observer);
@@ -385,7 +387,8 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
     accountant = system.spawn(accountant_actor, config.privacy.accountant,
                               algo.effective_delta(), config.privacy.budget,
                               config.privacy.agent_budget, N);
-  const caf::actor network = system.spawn(network_actor, plan, checkpoint_settings(options));
+  const caf::actor network =
+      system.spawn(network_actor, plan, checkpoint_settings(options), options.settle_timers);
 
   std::vector<caf::actor> agents;
   if (options.agent_host) {

@@ -71,6 +71,10 @@ struct RunOptions {
   const Checkpoint* resume = nullptr;
   /// For tests: stop with RunInterrupted (signal 0) after writing this many checkpoints.
   int stop_after_checkpoints = 0;
+  /// Virtual time: agents settle their timers that cost nothing at once where the network
+  /// gives leave (virtual_time::settle in actors/messages.hpp). false delivers every timer
+  /// through its agent's mailbox: the same outputs, slower (tests compare the two).
+  bool settle_timers = true;
 };
 
 struct RunResult {

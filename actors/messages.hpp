@@ -77,29 +77,42 @@ typename Inspector::result_type inspect(Inspector& f, envelope& x) {
   return f(caf::meta::type_name("envelope"), x.from, x.to, w_delay, x.bytes, x.payload);
 }
 
-/// Appended by the network to every payload it delivers: the virtual time of delivery.
+/// Appended by the network to every payload it delivers: the virtual time of delivery, and
+/// (`settle`, virtual time only) leave to settle a timer at once. It is given when a timer the
+/// recipient sent itself now would be its next delivery, at this same time, with nothing
+/// added by its link: the recipient is an agent that is up, this is its last delivery of this
+/// time's wave (the timer would be the first of the next, as no other member sends to an
+/// agent), and its link charges no compute time per evaluation. A handler that sends such a
+/// timer with no delay may then go on as if it had been delivered, posting the timer as
+/// settled (actors/outbox.hpp): the network logs and counts its delivery in turn and only
+/// then takes what the handler sent after it. The schedule and every output are those of the
+/// delivered timer; what is saved is its round trip through the recipient's mailbox.
 struct virtual_time {
   double seconds = 0.0;
+  bool settle = false;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, virtual_time& x) {
   auto w_seconds = wire(x.seconds);
-  return f(caf::meta::type_name("virtual_time"), w_seconds);
+  return f(caf::meta::type_name("virtual_time"), w_seconds, x.settle);
 }
 
 /// A member of fedsim's own -> network, in virtual time: the envelopes one handler of a
 /// delivery sent, in order, and (`answers`) its answer to that delivery, in one message where
 /// there were n + 1 (actors/outbox.hpp). A member may still answer with caf::ok_atom and send
-/// envelope by envelope (a server of one's own does).
+/// envelope by envelope (a server of one's own does). `settled`: the index of a timer the
+/// handler settled at once (virtual_time::settle), or -1; the envelopes after it were sent as
+/// if it had been delivered, and the network takes them when it delivers it.
 struct outbox {
   std::vector<envelope> envelopes;
   bool answers = false;
+  std::int32_t settled = -1;
 };
 
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, outbox& x) {
-  return f(caf::meta::type_name("outbox"), x.envelopes, x.answers);
+  return f(caf::meta::type_name("outbox"), x.envelopes, x.answers, x.settled);
 }
 
 /// Server -> agents at time 0: run the initial design (round 0).

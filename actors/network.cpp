@@ -59,8 +59,9 @@ void send_state(self_ptr self, node_id agent, const char* state) {
 }
 
 void enqueue(self_ptr self, double time, node_id sender, std::uint64_t counter,
-             std::uint32_t copy, bool system, envelope env) {
-  self->state.queue.push(PendingEvent{time, sender, counter, copy, system, std::move(env)});
+             std::uint32_t copy, bool system, envelope env, bool settled = false) {
+  self->state.queue.push(
+      PendingEvent{time, sender, counter, copy, system, std::move(env), settled});
 }
 
 /// A system event from the network itself (crash and recovery notices).
@@ -83,8 +84,9 @@ void corrupt(self_ptr self, envelope& env, RandomStream& rng) {
   log(self, "corrupt", env, kind);
 }
 
-/// Applies the link model to an envelope sent at `now`, queueing zero, one or two deliveries.
-void process_send(self_ptr self, std::uint64_t counter, envelope env) {
+/// Applies the link model to an envelope sent at `now`, queueing zero, one or two deliveries;
+/// `settled`: an agent's timer it settled at once, which must leave now (it cost nothing).
+void process_send(self_ptr self, std::uint64_t counter, envelope env, bool settled = false) {
   auto& s = self->state;
   ++s.totals.sent;
   s.totals.bytes += env.bytes;
@@ -113,7 +115,10 @@ void process_send(self_ptr self, std::uint64_t counter, envelope env) {
           departure += plan.link.speed_factor * compute.sample(rng);
       }
     }
-    enqueue(self, departure, sender, counter, 0, false, std::move(env));
+    if (settled && departure != s.now)
+      throw std::logic_error("agent " + std::to_string(sender) +
+                             " settled a timer that costs compute time");
+    enqueue(self, departure, sender, counter, 0, false, std::move(env), settled);
     return;
   }
   const bool uplink = is_agent(env.from, s);
@@ -191,7 +196,7 @@ void finish(self_ptr self, double final_time) {
   s.running = false;
   const auto& t = s.totals;
   s.finished.deliver(t.sent, t.delivered, t.dropped, t.duplicated, t.corrupted, t.bytes,
-                     t.final_time, t.lateness_median, t.lateness_p99);
+                     t.final_time, t.lateness_median, t.lateness_p99, t.settled);
 }
 
 /// Wall seconds since the run started (wall-clock time).
@@ -238,10 +243,30 @@ caf::message stamped(caf::message& payload, virtual_time vt) {
   return payload + caf::make_message(vt);
 }
 
+void receive(self_ptr self, envelope env, bool settled = false);
+
+/// Delivers a timer its agent settled at once, in turn: logged and counted as delivered, and
+/// what the agent sent after it taken now, as if the agent had sent it on this delivery.
+/// `first`: nothing was delivered to the agent before it in this wave. Leave to settle was
+/// given only when this would hold; anything else is a defect, and fails the run.
+void deliver_settled(self_ptr self, PendingEvent ev, bool first) {
+  auto& s = self->state;
+  const node_id agent = ev.env.to;
+  if (!first || s.plan.agents[agent].down(s.now) || s.lost[agent])
+    throw std::logic_error("agent " + std::to_string(agent) +
+                           " settled a timer that would not have been its next delivery");
+  ++s.totals.delivered;
+  ++s.totals.settled;
+  log(self, "deliver", ev.env, {}, true);
+  for (envelope& env : s.riders[agent]) receive(self, std::move(env));
+  s.riders[agent].clear();  // its capacity kept for the agent's next settled timer
+}
+
 /// Delivers one event taken from the queue at its time (s.now): to be answered, or dropped (no
 /// such recipient, recipient down); an agent's own timer while it is unavailable (not crashed)
-/// goes back into the queue for when it is available again.
-void deliver(self_ptr self, PendingEvent ev) {
+/// goes back into the queue for when it is available again. `last`, in virtual time: this is
+/// the recipient's last delivery of this wave (for its leave to settle a timer).
+void deliver(self_ptr self, PendingEvent ev, bool last = false) {
   auto& s = self->state;
   const node_id to = ev.env.to;
   caf::actor dest;
@@ -276,6 +301,15 @@ void deliver(self_ptr self, PendingEvent ev) {
   ++s.totals.delivered;
   log(self, "deliver", ev.env, {}, true);
   ++s.outstanding;
+  // Leave to settle a timer (virtual_time::settle): its timer would be the agent's next
+  // delivery, now, and in the next wave's first place, as no member sends to an agent but
+  // the agent itself (server and network ids come after every agent's).
+  bool settle = false;
+  if (is_agent(to, s)) {
+    settle = last && s.settle_timers && !s.plan.clock.wall && s.free_compute[to] &&
+             !s.plan.agents[to].down(s.now) && !s.lost[to] && s.riders[to].empty();
+    s.leave[to] = settle;
+  }
   if (s.plan.clock.wall) s.lateness.push_back(elapsed(s) - ev.time * s.plan.clock.time_scale);
   // Sent, not requested: the recipient's handler answers caf::ok_atom (at once or through a
   // response promise), and CAF sends that back as an ordinary message, counted in the network's
@@ -283,7 +317,7 @@ void deliver(self_ptr self, PendingEvent ev) {
   // with the number outstanding, and a wave delivers to every agent at once. A recipient that
   // fails or stops is the down handler's to report; one that cannot handle the message answers
   // an error (the error handler).
-  self->send(dest, stamped(ev.env.payload, virtual_time{s.now}));
+  self->send(dest, stamped(ev.env.payload, virtual_time{s.now, settle}));
 }
 
 /// The name of a member that a delivery goes to ("server", "agent 3"), for failures.
@@ -300,9 +334,9 @@ void advance(self_ptr self) {
   auto& s = self->state;
   while (s.outstanding == 0 && !s.failed) {
     std::sort(s.inbox.begin(), s.inbox.end(), [](const auto& a, const auto& b) {
-      return a.second.from != b.second.from ? a.second.from < b.second.from : a.first < b.first;
+      return a.env.from != b.env.from ? a.env.from < b.env.from : a.counter < b.counter;
     });
-    for (auto& [counter, env] : s.inbox) process_send(self, counter, std::move(env));
+    for (auto& r : s.inbox) process_send(self, r.counter, std::move(r.env), r.settled);
     s.inbox.clear();
     if (s.queue.empty()) return finish(self, s.now);
     // A quiet moment: every member idle, every message in flight queued.
@@ -318,11 +352,24 @@ void advance(self_ptr self) {
     // Everything the last wave's handlers recorded is in the recorder's mailbox before this.
     if (s.wiring.live) self->send(s.wiring.recorder, wave_atom_v, s.now);
     send_states(self);
+    s.wave.clear();
     while (!s.queue.empty() && s.queue.top().time == s.now) {
-      PendingEvent ev = s.queue.top();
+      // Moved out, not copied: pop() orders by the fields a move leaves in place.
+      s.wave.push_back(std::move(const_cast<PendingEvent&>(s.queue.top())));
       s.queue.pop();
-      deliver(self, std::move(ev));
     }
+    // Each agent's first and last delivery of the wave.
+    const auto n = static_cast<std::uint32_t>(s.wave.size());
+    for (std::uint32_t i = n; i-- > 0;)
+      if (is_agent(s.wave[i].env.to, s)) s.first_in_wave[s.wave[i].env.to] = i;
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (is_agent(s.wave[i].env.to, s)) s.last_in_wave[s.wave[i].env.to] = i;
+    for (std::uint32_t i = 0; i < n && !s.failed; ++i) {
+      const node_id to = s.wave[i].env.to;
+      if (s.wave[i].settled) deliver_settled(self, std::move(s.wave[i]), s.first_in_wave[to] == i);
+      else deliver(self, std::move(s.wave[i]), is_agent(to, s) && s.last_in_wave[to] == i);
+    }
+    s.wave.clear();
   }
 }
 
@@ -377,11 +424,12 @@ void network_fields(Archive& a, NetworkState& s) {
     for (const auto& m : s.downlink_loss) down.push_back(m->save());
   }
   auto& t = s.totals;
-  a(s.now, queue, s.agent_counters, up, down, s.server_counter, s.network_counter, s.log_seq,
-    t.sent, t.delivered, t.dropped, t.duplicated, t.corrupted, t.bytes, t.final_time,
-    s.rounds_closed);
+  a(s.now, queue, s.agent_counters, s.riders, up, down, s.server_counter, s.network_counter,
+    s.log_seq, t.sent, t.delivered, t.dropped, t.duplicated, t.corrupted, t.bytes, t.final_time,
+    t.settled, s.rounds_closed);
   if constexpr (Archive::loading) {
-    if (s.agent_counters.size() != s.plan.agents.size() || up.size() != s.uplink_loss.size() ||
+    if (s.agent_counters.size() != s.plan.agents.size() ||
+        s.riders.size() != s.plan.agents.size() || up.size() != s.uplink_loss.size() ||
         down.size() != s.downlink_loss.size())
       throw std::runtime_error("checkpoint of another number of agents");
     s.queue = {};
@@ -401,8 +449,8 @@ std::uint64_t next_counter(NetworkState& s, node_id from) {
 }
 
 /// An envelope a member sent: numbered by its sender; in wall-clock time processed at once, at
-/// the real time, else kept for the end of the wave.
-void receive(self_ptr self, envelope env) {
+/// the real time, else kept for the end of the wave. `settled`: an agent's timer it settled.
+void receive(self_ptr self, envelope env, bool settled) {
   auto& s = self->state;
   const std::uint64_t counter = next_counter(s, env.from);
   if (s.plan.clock.wall && s.running) {
@@ -410,7 +458,32 @@ void receive(self_ptr self, envelope env) {
     process_send(self, counter, std::move(env));
     return;
   }
-  s.inbox.emplace_back(counter, std::move(env));
+  s.inbox.push_back(NetworkState::Received{counter, std::move(env), settled});
+}
+
+/// A member's outbox: its envelopes in order. A timer settled at once (outbox::settled) must
+/// be an agent's timer to itself, sent with the leave its delivery gave; what follows it
+/// waits for that timer's delivery (NetworkState::riders).
+void receive_outbox(self_ptr self, outbox& box) {
+  auto& s = self->state;
+  const auto count = static_cast<std::int64_t>(box.envelopes.size());
+  if (box.settled < 0) {
+    for (envelope& env : box.envelopes) receive(self, std::move(env));
+    return;
+  }
+  const node_id agent = box.settled < count ? box.envelopes[box.settled].from : network_node;
+  const envelope* timed = box.settled < count ? &box.envelopes[box.settled] : nullptr;
+  if (!timed || !is_agent(agent, s) || timed->to != agent || !timed->payload.match_elements<timer>() ||
+      !s.leave[agent] || !s.riders[agent].empty())
+    throw std::logic_error("an outbox settled a timer without leave (" +
+                           (timed && is_agent(agent, s) ? "agent " + std::to_string(agent)
+                                                        : std::string("not an agent's timer")) +
+                           ")");
+  s.leave[agent] = false;
+  for (std::int64_t i = 0; i < box.settled; ++i) receive(self, std::move(box.envelopes[i]));
+  receive(self, std::move(box.envelopes[box.settled]), true);
+  for (std::int64_t i = box.settled + 1; i < count; ++i)
+    s.riders[agent].push_back(std::move(box.envelopes[i]));
 }
 
 /// After envelopes that answered nothing: wall-clock time delivers what is due; virtual time
@@ -424,12 +497,23 @@ void went_on(self_ptr self) {
 }  // namespace
 
 caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan plan,
-                            CheckpointSettings checkpoints) {
+                            CheckpointSettings checkpoints, bool settle_timers) {
   auto& s = self->state;
+  s.settle_timers = settle_timers;
   s.plan = std::move(plan);
   s.checkpoints = checkpoints;
-  s.agent_counters.assign(s.plan.agents.size(), 0);
-  s.lost.assign(s.plan.agents.size(), false);
+  const std::size_t agents = s.plan.agents.size();
+  s.agent_counters.assign(agents, 0);
+  s.lost.assign(agents, false);
+  s.riders.resize(agents);
+  s.leave.assign(agents, false);
+  s.first_in_wave.assign(agents, 0);
+  s.last_in_wave.assign(agents, 0);
+  for (const AgentPlan& a : s.plan.agents) {
+    const scenario::Distribution& compute = a.link.compute;
+    s.free_compute.push_back(compute.kind == scenario::Distribution::Kind::constant &&
+                             a.link.speed_factor * compute.value == 0.0);
+  }
   fail_loudly(self, "network");
   self->set_down_handler([self](caf::down_msg& d) {
     if (d.reason && d.reason != caf::exit_reason::user_shutdown) return fail_run(self, d.reason);
@@ -477,7 +561,7 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
       },
       // A member's envelopes from one handler of a delivery, and its answer (actors/outbox.hpp).
       [self](outbox& box) {
-        for (envelope& env : box.envelopes) receive(self, std::move(env));
+        receive_outbox(self, box);
         if (box.answers) on_reply(self);
         else went_on(self);
       },
@@ -573,7 +657,7 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
         s.start = std::chrono::steady_clock::now();
         s.now = 0.0;
         // Nothing is sent before the run starts; were anything, it leaves at t = 0.
-        for (auto& [counter, env] : s.inbox) process_send(self, counter, std::move(env));
+        for (auto& r : s.inbox) process_send(self, r.counter, std::move(r.env));
         s.inbox.clear();
         pump(self);
         return s.finished;

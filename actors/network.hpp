@@ -51,6 +51,9 @@ struct NetworkTotals {
   /// time_scale after the run's start), in wall seconds: what the network itself adds.
   double lateness_median = std::numeric_limits<double>::quiet_NaN();
   double lateness_p99 = std::numeric_limits<double>::quiet_NaN();
+  /// Of `delivered`: timers their agent settled at once (virtual_time::settle), delivered
+  /// without a message. Not an output: the schedule is the same either way.
+  std::uint64_t settled = 0;
 };
 
 /// Wiring: the members' handles, indexed by node id (agents) plus the server.
@@ -73,6 +76,9 @@ struct PendingEvent {
   std::uint32_t copy;  ///< 1 for a duplicate
   bool system;         ///< from the network itself: delivered even to a down node
   envelope env;
+  /// An agent's timer it settled at once (virtual_time::settle): its delivery is logged and
+  /// counted, not sent, and releases what the agent sent after it (NetworkState::riders).
+  bool settled = false;
   bool operator>(const PendingEvent& o) const {
     if (time != o.time) return time > o.time;
     if (sender != o.sender) return sender > o.sender;
@@ -90,7 +96,7 @@ struct CheckpointSettings {
 /// A queued delivery as checkpoint fields (actors/checkpoint/state_archive.hpp).
 template <class Archive>
 void fields(Archive& a, PendingEvent& e) {
-  a(e.time, e.sender, e.counter, e.copy, e.system, e.env);
+  a(e.time, e.sender, e.counter, e.copy, e.system, e.env, e.settled);
 }
 
 struct NetworkState {
@@ -98,10 +104,29 @@ struct NetworkState {
   NetworkWiring wiring;
   double now = 0.0;
   std::priority_queue<PendingEvent, std::vector<PendingEvent>, std::greater<PendingEvent>> queue;
-  /// Envelopes received while the current time's handlers run, with the sender's counter;
-  /// sorted before they are queued so arrival interleavings never matter.
-  std::vector<std::pair<std::uint64_t, envelope>> inbox;
+  /// An envelope received, numbered by its sender's counter; `settled`: an agent's timer
+  /// settled at once.
+  struct Received {
+    std::uint64_t counter;
+    envelope env;
+    bool settled;
+  };
+  /// Envelopes received while the current time's handlers run; sorted before they are queued
+  /// so arrival interleavings never matter.
+  std::vector<Received> inbox;
   std::vector<std::uint64_t> agent_counters;
+  /// Virtual time, per agent: what it sent after the timer it settled at once, taken (as if
+  /// sent then) when that timer is delivered in turn; empty when none is settled.
+  std::vector<std::vector<envelope>> riders;
+  /// Per agent: its link charges no compute time per evaluation (a constant zero).
+  std::vector<bool> free_compute;
+  /// Per agent: its last delivery gave leave to settle a timer (virtual_time::settle), unused.
+  std::vector<bool> leave;
+  /// The current wave (the events of one time, in delivery order) and, per agent, the
+  /// positions of its first and last delivery in it (valid for the agents it delivers to).
+  std::vector<PendingEvent> wave;
+  std::vector<std::uint32_t> first_in_wave, last_in_wave;
+  bool settle_timers = true;  ///< leave to settle timers is given (RunOptions::settle_timers)
   /// Each link's loss-model state, per agent: agent -> server and server -> agent.
   std::vector<std::unique_ptr<faults::LossModel>> uplink_loss, downlink_loss;
   std::uint64_t server_counter = 0;
@@ -139,6 +164,10 @@ struct NetworkState {
 ///    the agents' state changes go to the recorder as the clock passes them, and in virtual
 ///    time a (wave_atom, time) before each wave of deliveries): the wiring; every member is monitored, and one that fails ends the run with its error;
 ///  - `envelope` from any member: queued (timers are envelopes to oneself);
+///  - `outbox` from fedsim's own members: the envelopes one handler of a delivery sent, and its
+///    answer; a timer in it settled at once (virtual_time::settle, in virtual time) is queued
+///    marked, and the envelopes after it wait for its delivery (NetworkState::riders). Settled
+///    without the leave of the member's last delivery, or not to itself, it fails the run;
 ///  - `(run_atom)` from the federation: sends `kickoff` to the server and to every agent at
 ///    time 0 (a system event: the start of the run is not a message that can be lost), runs until no
 ///    event is left, then replies (sent, delivered, dropped, duplicated, corrupted, bytes,
@@ -160,6 +189,6 @@ struct NetworkState {
 ///    (recover notice to it, membership notice to the server). Both are events.jsonl lines
 ///    (kinds "lost" and "rejoin").
 caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan plan,
-                            CheckpointSettings checkpoints = {});
+                            CheckpointSettings checkpoints = {}, bool settle_timers = true);
 
 }  // namespace fedsim::actors

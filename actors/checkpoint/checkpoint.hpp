@@ -10,10 +10,11 @@
 /// closed a round (phase) that is a multiple of `checkpoint_every`, or when an interrupt
 /// (SIGINT, SIGTERM) was raised.
 ///
-/// What it holds (format version 3, folder `checkpoint/` with `state.bin`; version 1 had
+/// What it holds (format version 4, folder `checkpoint/` with `state.bin`; version 1 had
 /// agents on candidate sets only, one x per observation and no pending answers; version 2
-/// an accountant with one epsilon, not three):
-///  - network: clock, queue of pending deliveries (payloads included), per-sender counters,
+/// an accountant with one epsilon, not three; version 3 no timers settled at once):
+///  - network: clock, queue of pending deliveries (payloads included, timers settled at once
+///    marked, with what their agents sent after them), per-sender counters,
 ///    each link's loss-model state, totals, event sequence, rounds closed so far;
 ///  - server: round (phase), open/stopped flags, kept reports, membership, counts, timers armed,
 ///    the event sequence; Fed-PNE's server also the engine server's phase and reports;
@@ -38,7 +39,7 @@
 namespace fedsim::actors {
 
 struct Checkpoint {
-  static constexpr std::uint32_t format_version = 3;
+  static constexpr std::uint32_t format_version = 4;
   std::string header;        ///< the caller's (fedsim run: the resolved configuration)
   std::int64_t rounds = 0;   ///< rounds (Fed-PNE: phases) closed when it was taken
   double time = 0.0;         ///< the network's virtual clock

@@ -1,0 +1,288 @@
+// Timers settled at once (virtual_time::settle in actors/messages.hpp, issue 15): an agent
+// whose timer costs nothing, and would be its next delivery at this same time, finishes its
+// evaluations at once instead of waiting for the timer to come back through its mailbox. The
+// schedule must not change: every output file and every total of a run is the same, byte for
+// byte, with settling on and off, on a perfect network (where every timer is settled), under
+// async rounds with zero-time links (where the next broadcast arrives at the same instant),
+// through duplicates, crashes and availability windows that fall on the instants of
+// deliveries, for FTS and for Fed-PNE; and nothing is settled where a timer costs time. A
+// member that settles without the network's leave fails the run.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "actors/federation.hpp"
+#include "actors/network.hpp"
+#include "actors/outbox.hpp"
+#include "scenarios/loader.hpp"
+#include "tests/test_files.hpp"
+
+namespace fs = std::filesystem;
+using namespace fedsim;
+using namespace fedsim::actors;
+
+namespace {
+
+/// Every file a run wrote into `dir`, by name.
+std::map<std::string, std::string> files_of(const fs::path& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.is_regular_file()) out[e.path().filename().string()] = fedsim::test::slurp(e.path());
+  return out;
+}
+
+/// What a run reports besides its files and its wall time.
+std::string result_line(const RunResult& r) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%a %a %a %lld %a %d %llu %llu %llu %llu %llu %llu %a %a %d",
+                r.final_simple_regret, r.epsilon, r.delta, static_cast<long long>(r.releases),
+                r.average_cumulative_regret, r.agents_without_observations,
+                static_cast<unsigned long long>(r.network.sent),
+                static_cast<unsigned long long>(r.network.delivered),
+                static_cast<unsigned long long>(r.network.dropped),
+                static_cast<unsigned long long>(r.network.duplicated),
+                static_cast<unsigned long long>(r.network.corrupted),
+                static_cast<unsigned long long>(r.network.bytes), r.network.final_time,
+                r.last_query_time, r.completed ? 1 : 0);
+  std::string line = buf;
+  for (double v : r.mean_simple_regret) line += " " + std::to_string(v);
+  for (double v : r.client_regret) line += " " + std::to_string(v);
+  return line;
+}
+
+/// Runs the scenario `text` with settling on and off (on `threads` scheduler threads) and
+/// checks that both wrote the same files and report the same totals; returns how many timers
+/// the run with settling settled.
+std::uint64_t settled_alike(const std::string& name, const std::string& text, int threads = 2) {
+  const scenario::ScenarioConfig c = scenario::load_scenario_text(text, name + ".toml").config;
+  const fs::path dir = fedsim::test::fresh_dir("settle-" + name);
+  RunResult results[2];
+  for (int settle = 0; settle < 2; ++settle) {
+    RunOptions o;
+    o.out_dir = (dir / (settle ? "on" : "off")).string();
+    o.threads = threads;
+    o.settle_timers = settle == 1;
+    results[settle] = run_federation(c, o);
+  }
+  INFO(name);
+  CHECK(results[0].network.settled == 0);
+  const auto off = files_of(dir / "off"), on = files_of(dir / "on");
+  REQUIRE(off.size() >= 2);
+  REQUIRE(off.count("observations.csv") + off.count("pulls.csv") == 1);
+  CHECK(off.count("events.jsonl") == 1);
+  for (const auto& [file, content] : off) {
+    INFO(file);
+    REQUIRE(on.count(file) == 1);
+    CHECK(on.at(file) == content);
+  }
+  CHECK(on.size() == off.size());
+  CHECK(result_line(results[1]) == result_line(results[0]));
+  return results[1].network.settled;
+}
+
+/// A small DP-FTS-DE run logging every event; what follows it in a test's text goes under
+/// [algorithm] until the next table.
+const std::string tiny = R"(
+name = "settle"
+seed = 3
+[world]
+agents = 8
+[world.objective]
+grid_size = 200
+[output]
+events = "all"
+[algorithm]
+name = "dp-fts-de"
+iterations = 5
+n_init = 3
+features = 10
+subregions = 2
+)";
+
+}  // namespace
+
+TEST_CASE("settle: on a perfect network every timer is settled, and nothing changes",
+          "[actors][settle]") {
+  // 8 agents, one timer for the initial design and one per iteration.
+  CHECK(settled_alike("perfect", tiny + "[policy]\nkind = \"sync\"\n") == 8 * (1 + 5));
+  CHECK(settled_alike("perfect-1-thread", tiny + "[policy]\nkind = \"sync\"\n", 1) == 8 * 6);
+}
+
+TEST_CASE("settle: FTS's relayed messages, refreshed and one-shot", "[actors][settle]") {
+  std::string fts = tiny;
+  fts.replace(fts.find("dp-fts-de"), 9, "fts");
+  CHECK(settled_alike("fts", fts + "[policy]\nkind = \"sync\"\n") == 8 * 6);
+  CHECK(settled_alike("fts-one-shot", fts + "fts_one_shot = true\n[policy]\nkind = \"sync\"\n") ==
+        8 * 6);
+}
+
+TEST_CASE("settle: async rounds on zero-time links, where broadcasts arrive at the same instant",
+          "[actors][settle]") {
+  // Every report reaches the server at the instant it is sent, and every broadcast the
+  // agents at the instant it is released: an agent's next iteration must see a broadcast of
+  // the same instant exactly when it did through its mailbox. Only a first timer per
+  // delivery is settled, so some are not.
+  const std::string text = tiny + R"(
+[world.network]
+compute = 0.0
+uplink = 0.0
+downlink = 0.0
+[policy]
+kind = "async"
+async_every = 2
+max_staleness = 3
+)";
+  const std::uint64_t settled = settled_alike("async-zero", text);
+  CHECK(settled > 0);
+  CHECK(settled < 8 * 6);
+  CHECK(settled_alike("async-zero-1-thread", text, 1) == settled);
+}
+
+TEST_CASE("settle: duplicates, crashes and availability windows at the instants of deliveries",
+          "[actors][settle]") {
+  const fs::path dir = fedsim::test::fresh_dir("settle-availability");
+  fs::create_directories(dir);
+  // Agent 1 is away at t = 0 (its kickoff comes anyway: a system event) and agent 2 goes
+  // away at the instant the first broadcast arrives (t = 0.2) until 0.5.
+  std::ofstream(dir / "availability.csv") << "agent,start,end\n1,0.3,inf\n2,0,0.2\n2,0.5,inf\n";
+  // Constant links: a duplicate arrives with its original. Crashes at t = 0.2 and 0.4,
+  // instants at which broadcasts and reports arrive.
+  const std::string text = tiny + R"(
+[world.network]
+compute = 0.0
+uplink = 0.1
+downlink = 0.1
+duplicate = 0.5
+drop = 0.1
+availability_file = ")" + (dir / "availability.csv").string() + R"("
+[[world.network.crashes]]
+agents = [3]
+time = 0.2
+recover = 0.6
+keep_state = false
+[[world.network.crashes]]
+agents = [4, 5]
+time = 0.4
+recover = 1.0
+[policy]
+kind = "deadline"
+deadline = 0.3
+)";
+  CHECK(settled_alike("faults", text) > 0);
+}
+
+TEST_CASE("settle: Fed-PNE clients settle the timers of their phases", "[actors][settle]") {
+  const std::string text = R"(
+name = "settle-fed-pne"
+seed = 4
+[world]
+agents = 5
+[world.objective]
+kind = "garland"
+[world.network]
+uplink = 0.01
+downlink = 0.01
+[[world.network.crashes]]
+agents = [2]
+time = 0.02
+recover = 0.1
+[algorithm]
+name = "fed-pne"
+budget = 2000
+[policy]
+kind = "sync"
+[output]
+events = "all"
+)";
+  CHECK(settled_alike("fed-pne", text) > 0);
+}
+
+TEST_CASE("settle: nothing is settled when evaluations cost time", "[actors][settle]") {
+  CHECK(settled_alike("compute", tiny + R"(
+[world.network]
+compute = 0.25
+[policy]
+kind = "sync"
+)") == 0);
+  // A slow group's speed factor times a zero compute time is still nothing.
+  CHECK(settled_alike("slow-group", tiny + R"(
+[world.network]
+compute = { kind = "exponential", mean = 0.5 }
+[[world.network.groups]]
+agents = [0, 1, 2]
+compute = 0.0
+speed_factor = 4.0
+[policy]
+kind = "sync"
+)") > 0);
+}
+
+TEST_CASE("settle: a timer is settled only with leave, by its own sender, without delay",
+          "[actors][settle]") {
+  Outbox box;
+  const envelope timed{3, 3, 0.0, 0, caf::make_message(timer{0, 1, 1})};
+  CHECK_FALSE(may_settle(box));
+  CHECK_THROWS_AS(post_settled(box, timed), std::logic_error);
+  box.settle_at = 2.5;
+  CHECK_FALSE(may_settle(box));  // not collecting: a request, answered envelope by envelope
+  box.collecting = true;
+  REQUIRE(may_settle(box));
+  envelope delayed = timed;
+  delayed.delay = 0.5;
+  CHECK_THROWS_AS(post_settled(box, delayed), std::logic_error);
+  envelope other = timed;
+  other.to = 4;
+  CHECK_THROWS_AS(post_settled(box, other), std::logic_error);
+  box.envelopes.push_back(envelope{3, server_node, 0.0, 8, caf::make_message(kickoff{})});
+  post_settled(box, timed);
+  CHECK(box.settled == 1);
+  CHECK_FALSE(may_settle(box));  // one per handler
+  CHECK_THROWS_AS(post_settled(box, timed), std::logic_error);
+}
+
+TEST_CASE("settle: the network fails the run when a member settles without leave",
+          "[actors][settle]") {
+  const scenario::ScenarioConfig c =
+      scenario::load_scenario_text(tiny + "[policy]\nkind = \"sync\"\n", "rogue.toml").config;
+  caf::actor_system_config cfg;
+  add_fedsim_types(cfg);
+  caf::actor_system system{cfg};
+  caf::scoped_actor self{system};
+  for (const bool leave : {false, true}) {
+    INFO((leave ? "with leave, a timer to another" : "without leave"));
+    const caf::actor network =
+        system.spawn(network_actor, make_network_plan(c), CheckpointSettings{}, leave);
+    // Agents that settle a timer on their kickoff, whatever the network said: without leave,
+    // or (with it) a "timer" addressed to another agent.
+    std::vector<caf::actor> agents;
+    for (node_id n = 0; n < 8; ++n)
+      agents.push_back(system.spawn([network, n, leave](caf::event_based_actor* a) -> caf::behavior {
+        return {[a, network, n, leave](kickoff, virtual_time) {
+          const node_id to = leave ? (n + 1) % 8 : n;
+          a->send(network, outbox{{envelope{n, to, 0.0, 0, caf::make_message(timer{0, 0, 0})}},
+                                  true, 0});
+        }};
+      }));
+    const caf::actor server = system.spawn([network](caf::event_based_actor* a) -> caf::behavior {
+      return {[a, network](kickoff, virtual_time) { a->send(network, outbox{{}, true, -1}); }};
+    });
+    self->send(network, caf::put_atom::value, agents, server, caf::actor{}, caf::actor{}, false,
+               false, false);
+    self->monitor(network);
+    self->send(network, run_atom::value);
+    std::string reason;
+    self->receive_while([&] { return reason.empty(); })(
+        [&](caf::down_msg& d) { reason = caf::to_string(d.reason); },
+        [&](caf::error& e) { reason = caf::to_string(e); },
+        caf::after(std::chrono::seconds(20)) >> [&] { reason = "timeout"; });
+    CHECK_THAT(reason, Catch::Contains("settled a timer without leave"));
+    for (const auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
+    self->send_exit(server, caf::exit_reason::user_shutdown);
+    self->send_exit(network, caf::exit_reason::user_shutdown);
+  }
+}
