@@ -9,13 +9,17 @@
 // member that settles without the network's leave fails the run.
 #include <catch2/catch.hpp>
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 
+#include "actors/checkpoint/checkpoint.hpp"
 #include "actors/federation.hpp"
 #include "actors/network.hpp"
 #include "actors/outbox.hpp"
@@ -104,6 +108,19 @@ features = 10
 subregions = 2
 )";
 
+/// Each round's broadcast reaches the agents in the wave in which the server's next deadline
+/// fires.
+const std::string deadline_on_arrival = R"(
+[world.network]
+compute = 0.0
+uplink = 0.0
+downlink = 0.25
+[policy]
+kind = "deadline"
+deadline = 0.25
+carry_late = true
+)";
+
 }  // namespace
 
 TEST_CASE("settle: on a perfect network every timer is settled, and nothing changes",
@@ -174,6 +191,7 @@ kind = "deadline"
 deadline = 0.3
 )";
   CHECK(settled_alike("faults", text) > 0);
+  CHECK(settled_alike("deadline-on-arrival", tiny + deadline_on_arrival) > 0);
 }
 
 TEST_CASE("settle: Fed-PNE clients settle the timers of their phases", "[actors][settle]") {
@@ -284,5 +302,57 @@ TEST_CASE("settle: the network fails the run when a member settles without leave
     for (const auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
     self->send_exit(server, caf::exit_reason::user_shutdown);
     self->send_exit(network, caf::exit_reason::user_shutdown);
+  }
+}
+
+TEST_CASE("settle: a run checkpointed with settled timers in its queue resumes to the same files",
+          "[actors][settle][checkpoint]") {
+  // The broadcast of each round reaches the agents after exactly one deadline, in the wave in
+  // which the server's next deadline fires and closes a round: the checkpoint after it holds
+  // the timers the agents settled in that wave, with the reports that ride on them (8 of
+  // them in one of this run's checkpoints, counted when this test was written). The run is
+  // stopped after every round's checkpoint and resumed, on alternating thread counts; the
+  // first stop is an interrupt, raised before the run, at its first quiet moment.
+  for (const char* algorithm : {"dp-fts-de", "fts"}) {
+    std::string text = tiny + deadline_on_arrival;
+    text.replace(text.find("dp-fts-de"), 9, algorithm);
+    const scenario::ScenarioConfig c = scenario::load_scenario_text(text, "resume.toml").config;
+    const fs::path dir = fedsim::test::fresh_dir(std::string("settle-resume-") + algorithm);
+    RunOptions reference;
+    reference.out_dir = (dir / "reference").string();
+    const RunResult expected = run_federation(c, reference);
+    REQUIRE(expected.network.settled > 0);
+    std::atomic<int> flag{SIGTERM};
+    std::optional<Checkpoint> from;
+    int segments = 0;
+    RunResult last;
+    for (bool done = false; !done && segments < 100; ++segments) {
+      RunOptions o;
+      o.out_dir = (dir / "out").string();
+      o.checkpoint_dir = (dir / "checkpoint").string();
+      if (segments == 0) o.interrupt = &flag;
+      o.checkpoint_every = 1;
+      o.stop_after_checkpoints = 1;
+      o.threads = 1 + segments % 2;
+      if (from) o.resume = &*from;
+      try {
+        last = run_federation(c, o);
+        done = true;
+      } catch (const RunInterrupted& e) {
+        CHECK(e.signal == (segments == 0 ? SIGTERM : 0));
+        if (segments == 0) CHECK(e.rounds == 0);
+        from = read_checkpoint(o.checkpoint_dir);
+      }
+    }
+    INFO(algorithm << ": " << segments << " segments");
+    CHECK(segments >= 6);
+    REQUIRE(last.completed);
+    const auto want = files_of(dir / "reference"), got = files_of(dir / "out");
+    for (const auto& [file, content] : want) {
+      INFO(file);
+      REQUIRE(got.count(file) == 1);
+      CHECK(got.at(file) == content);
+    }
+    CHECK(result_line(last) == result_line(expected));
   }
 }
