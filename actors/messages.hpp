@@ -343,6 +343,17 @@ typename Inspector::result_type inspect(Inspector& f, network_event& x) {
            x.round, x.bytes, x.reason);
 }
 
+/// Network -> recorder, in virtual time: the events one wave (its deliveries, then what its
+/// handlers sent) logged, in order, in one message instead of one each.
+struct network_events {
+  std::vector<network_event> events;
+};
+
+template <class Inspector>
+typename Inspector::result_type inspect(Inspector& f, network_events& x) {
+  return f(caf::meta::type_name("network_events"), x.events);
+}
+
 /// Network or server -> recorder: an agent's (client's) state changed. For the live view only
 /// (RunObserver::agent, `fedsim run --stream`); never in the output files, and sent only when
 /// an observer asked for it. From the network's plan, as its clock passes the time: crashed,
@@ -588,4 +599,5 @@ CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::agent_state_event))
 // deliveries (every record of the waves before has arrived).
 CAF_ADD_ATOM(fedsim, fedsim::actors, wave_atom, "wave")
 CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::outbox))
+CAF_ADD_TYPE_ID(fedsim, (fedsim::actors::network_events))
 CAF_END_TYPE_ID_BLOCK(fedsim)

@@ -35,13 +35,26 @@ std::pair<const char*, std::int32_t> describe(const caf::message& m) {
 }
 
 /// One event of the log: a fault, or (kinds "send" and "deliver", `traffic`) the traffic itself.
+/// In virtual time it waits in a batch that goes to the recorder at the end of the wave
+/// (flush_log); in wall-clock time it goes at once.
 void log(self_ptr self, const char* kind, const envelope& env, const std::string& reason = {},
          bool traffic = false) {
   auto& s = self->state;
   if (!s.wiring.log_events || !s.wiring.recorder || (traffic && !s.wiring.log_traffic)) return;
   const auto [payload, round] = describe(env.payload);
-  self->send(s.wiring.recorder, network_event{s.now, s.log_seq++, kind, env.from, env.to,
-                                              payload, round, env.bytes, reason});
+  network_event e{s.now, s.log_seq++, kind, env.from, env.to, payload, round, env.bytes, reason};
+  if (s.plan.clock.wall) self->send(s.wiring.recorder, std::move(e));
+  else s.log_batch.events.push_back(std::move(e));
+}
+
+/// Sends the recorder the events logged since the last flush, in one message.
+void flush_log(self_ptr self) {
+  auto& s = self->state;
+  if (s.log_batch.events.empty()) return;
+  const std::size_t size = s.log_batch.events.size();
+  self->send(s.wiring.recorder, std::move(s.log_batch));
+  s.log_batch.events.clear();
+  s.log_batch.events.reserve(size);
 }
 
 /// Sends the recorder the plan's agent state changes the clock has reached (live only).
@@ -194,6 +207,7 @@ void finish(self_ptr self, double final_time) {
     s.totals.lateness_p99 = quantile(s.lateness, 0.99);
   }
   s.running = false;
+  flush_log(self);
   const auto& t = s.totals;
   s.finished.deliver(t.sent, t.delivered, t.dropped, t.duplicated, t.corrupted, t.bytes,
                      t.final_time, t.lateness_median, t.lateness_p99, t.settled);
@@ -338,6 +352,8 @@ void advance(self_ptr self) {
     });
     for (auto& r : s.inbox) process_send(self, r.counter, std::move(r.env), r.settled);
     s.inbox.clear();
+    // The wave's events, before a checkpoint, the run's end or the next wave's marker.
+    flush_log(self);
     if (s.queue.empty()) return finish(self, s.now);
     // A quiet moment: every member idle, every message in flight queued.
     const int signal = s.checkpoints.interrupt ? s.checkpoints.interrupt->load() : 0;

@@ -132,6 +132,7 @@ struct NetworkState {
   std::uint64_t server_counter = 0;
   std::uint64_t network_counter = 0;
   std::uint64_t log_seq = 0;
+  network_events log_batch;  ///< virtual time: the events logged since the last flush
   int outstanding = 0;
   bool running = false;
   bool failed = false;  ///< a member failed: nothing more is delivered

@@ -262,6 +262,14 @@ void recorder_fields(Archive& a, RecorderState& s, const std::filesystem::path& 
   a(s.rounds, s.phases, s.observed, s.client_regret, s.last_time, s.failed_evaluations, s.timed);
 }
 
+/// An events.jsonl line: counted if a failed evaluation, shown to the observer, kept.
+void record_event(RecorderState& s, network_event&& e) {
+  static const std::string failed = "evaluation_failed";  // string == string tests sizes first
+  if (e.kind == failed) ++s.failed_evaluations;
+  if (s.observer.event) s.observer.event(e);
+  s.events.push(std::move(e));
+}
+
 }  // namespace
 
 caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserver observer,
@@ -291,11 +299,9 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
         self->state.rounds.push_back(e);
         if (self->state.observer.round) self->state.observer.round(e);
       },
-      [self](network_event& e) {
-        static const std::string failed = "evaluation_failed";  // string == string tests sizes first
-        if (e.kind == failed) ++self->state.failed_evaluations;
-        if (self->state.observer.event) self->state.observer.event(e);
-        self->state.events.push(std::move(e));
+      [self](network_event& e) { record_event(self->state, std::move(e)); },
+      [self](network_events& batch) {
+        for (network_event& e : batch.events) record_event(self->state, std::move(e));
       },
       [self](const pull_event& e) {
         auto& s = self->state;
