@@ -80,8 +80,8 @@ typename Inspector::result_type inspect(Inspector& f, envelope& x) {
 /// Appended by the network to every payload it delivers: the virtual time of delivery, and
 /// (`settle`, virtual time only) leave to settle a timer at once. It is given when a timer the
 /// recipient sent itself now would be its next delivery, at this same time, with nothing
-/// added by its link: the recipient is an agent that is up, this is its last delivery of this
-/// time's wave (the timer would be the first of the next, as no other member sends to an
+/// added by its link, and no live view groups records by wave: the recipient is an agent that
+/// is up, this is its last delivery of this time's wave (the timer would be the first of the next, as no other member sends to an
 /// agent), and its link charges no compute time per evaluation. A handler that sends such a
 /// timer with no delay may then go on as if it had been delivered, posting the timer as
 /// settled (actors/outbox.hpp): the network logs and counts its delivery in turn and only

@@ -184,6 +184,7 @@ void fail_run(self_ptr self, const caf::error& reason) {
   if (!s.running) return;
   s.running = false;
   s.failed = true;
+  flush_log(self);  // the faults so far, for a live view
   s.finished.deliver(reason);
 }
 
@@ -317,13 +318,12 @@ void deliver(self_ptr self, PendingEvent ev, bool last = false) {
   ++s.outstanding;
   // Leave to settle a timer (virtual_time::settle): its timer would be the agent's next
   // delivery, now, and in the next wave's first place, as no member sends to an agent but
-  // the agent itself (server and network ids come after every agent's).
-  bool settle = false;
-  if (is_agent(to, s)) {
-    settle = last && s.settle_timers && !s.plan.clock.wall && s.free_compute[to] &&
-             !s.plan.agents[to].down(s.now) && !s.lost[to] && s.riders[to].empty();
-    s.leave[to] = settle;
-  }
+  // the agent itself (server and network ids come after every agent's). Not for a live view:
+  // it groups the records by wave, and a settled timer's records come a wave early.
+  const bool settle = is_agent(to, s) && last && s.settle_timers && !s.plan.clock.wall &&
+                      !s.wiring.live && s.free_compute[to] && !s.plan.agents[to].down(s.now) &&
+                      !s.lost[to] && s.riders[to].empty();
+  if (settle) s.leave[to] = s.wave_serial;
   if (s.plan.clock.wall) s.lateness.push_back(elapsed(s) - ev.time * s.plan.clock.time_scale);
   // Sent, not requested: the recipient's handler answers caf::ok_atom (at once or through a
   // response promise), and CAF sends that back as an ordinary message, counted in the network's
@@ -369,6 +369,7 @@ void advance(self_ptr self) {
     if (s.wiring.live) self->send(s.wiring.recorder, wave_atom_v, s.now);
     send_states(self);
     s.wave.clear();
+    ++s.wave_serial;
     while (!s.queue.empty() && s.queue.top().time == s.now) {
       // Moved out, not copied: pop() orders by the fields a move leaves in place.
       s.wave.push_back(std::move(const_cast<PendingEvent&>(s.queue.top())));
@@ -489,13 +490,17 @@ void receive_outbox(self_ptr self, outbox& box) {
   }
   const node_id agent = box.settled < count ? box.envelopes[box.settled].from : network_node;
   const envelope* timed = box.settled < count ? &box.envelopes[box.settled] : nullptr;
-  if (!timed || !is_agent(agent, s) || timed->to != agent || !timed->payload.match_elements<timer>() ||
-      !s.leave[agent] || !s.riders[agent].empty())
+  // Leave is the agent's own, from a delivery of this wave, which this outbox answers.
+  const bool own = is_agent(agent, s) &&
+                   self->current_sender() == caf::actor_cast<caf::strong_actor_ptr>(s.wiring.agents[agent]);
+  if (!timed || !own || !box.answers || timed->to != agent ||
+      !timed->payload.match_elements<timer>() || s.leave[agent] != s.wave_serial ||
+      !s.riders[agent].empty())
     throw std::logic_error("an outbox settled a timer without leave (" +
-                           (timed && is_agent(agent, s) ? "agent " + std::to_string(agent)
-                                                        : std::string("not an agent's timer")) +
+                           (own ? "agent " + std::to_string(agent)
+                                : std::string("not an agent's own timer")) +
                            ")");
-  s.leave[agent] = false;
+  s.leave[agent] = 0;
   for (std::int64_t i = 0; i < box.settled; ++i) receive(self, std::move(box.envelopes[i]));
   receive(self, std::move(box.envelopes[box.settled]), true);
   for (std::int64_t i = box.settled + 1; i < count; ++i)
@@ -522,7 +527,7 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
   s.agent_counters.assign(agents, 0);
   s.lost.assign(agents, false);
   s.riders.resize(agents);
-  s.leave.assign(agents, false);
+  s.leave.assign(agents, 0);
   s.first_in_wave.assign(agents, 0);
   s.last_in_wave.assign(agents, 0);
   for (const AgentPlan& a : s.plan.agents) {

@@ -120,8 +120,10 @@ struct NetworkState {
   std::vector<std::vector<envelope>> riders;
   /// Per agent: its link charges no compute time per evaluation (a constant zero).
   std::vector<bool> free_compute;
-  /// Per agent: its last delivery gave leave to settle a timer (virtual_time::settle), unused.
-  std::vector<bool> leave;
+  /// Per agent: the wave (wave_serial) of its delivery that gave leave to settle a timer
+  /// (virtual_time::settle), until used; 0: none.
+  std::vector<std::uint64_t> leave;
+  std::uint64_t wave_serial = 1;  ///< waves delivered so far in virtual time, plus one
   /// The current wave (the events of one time, in delivery order) and, per agent, the
   /// positions of its first and last delivery in it (valid for the agents it delivers to).
   std::vector<PendingEvent> wave;
