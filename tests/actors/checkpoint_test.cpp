@@ -18,11 +18,13 @@
 #include "actors/checkpoint/state_archive.hpp"
 #include "actors/federation.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/actors/result_line.hpp"
 #include "tests/test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace fedsim;
 using namespace fedsim::actors;
+using fedsim::test::result_line;
 
 namespace {
 
@@ -166,24 +168,6 @@ std::map<std::string, std::string> outputs(const fs::path& dir) {
   return out;
 }
 
-/// What a run reports besides its files.
-std::string result_line(const RunResult& r) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%a %a %a %lld %a %d %llu %llu %llu %llu %llu %llu %a %a %d",
-                r.final_simple_regret, r.epsilon, r.delta, static_cast<long long>(r.releases),
-                r.average_cumulative_regret, r.agents_without_observations,
-                static_cast<unsigned long long>(r.network.sent),
-                static_cast<unsigned long long>(r.network.delivered),
-                static_cast<unsigned long long>(r.network.dropped),
-                static_cast<unsigned long long>(r.network.duplicated),
-                static_cast<unsigned long long>(r.network.corrupted),
-                static_cast<unsigned long long>(r.network.bytes), r.network.final_time,
-                r.last_query_time, r.completed ? 1 : 0);
-  std::string line = buf;
-  for (double v : r.mean_simple_regret) line += " " + std::to_string(v);
-  for (double v : r.client_regret) line += " " + std::to_string(v);
-  return line;
-}
 
 struct Finished {
   std::map<std::string, std::string> files;

@@ -24,11 +24,13 @@
 #include "actors/network.hpp"
 #include "actors/outbox.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/actors/result_line.hpp"
 #include "tests/test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace fedsim;
 using namespace fedsim::actors;
+using fedsim::test::result_line;
 
 namespace {
 
@@ -40,24 +42,6 @@ std::map<std::string, std::string> files_of(const fs::path& dir) {
   return out;
 }
 
-/// What a run reports besides its files and its wall time.
-std::string result_line(const RunResult& r) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, "%a %a %a %lld %a %d %llu %llu %llu %llu %llu %llu %a %a %d",
-                r.final_simple_regret, r.epsilon, r.delta, static_cast<long long>(r.releases),
-                r.average_cumulative_regret, r.agents_without_observations,
-                static_cast<unsigned long long>(r.network.sent),
-                static_cast<unsigned long long>(r.network.delivered),
-                static_cast<unsigned long long>(r.network.dropped),
-                static_cast<unsigned long long>(r.network.duplicated),
-                static_cast<unsigned long long>(r.network.corrupted),
-                static_cast<unsigned long long>(r.network.bytes), r.network.final_time,
-                r.last_query_time, r.completed ? 1 : 0);
-  std::string line = buf;
-  for (double v : r.mean_simple_regret) line += " " + std::to_string(v);
-  for (double v : r.client_regret) line += " " + std::to_string(v);
-  return line;
-}
 
 /// Runs the scenario `text` with settling on and off (on `threads` scheduler threads) and
 /// checks that both wrote the same files and report the same totals; returns how many timers
