@@ -86,13 +86,10 @@ void charge_compute_time(self_ptr self) {
     if (std::isnan(q.cost)) ++modelled;
     else cost += q.cost;
   }
-  envelope env{s.id, s.id, cost, 0,
-               caf::make_message(timer{0, s.pending_report_round, modelled})};
-  if (cost == 0.0 && may_settle(s.box)) {  // (no external evaluation: nothing is held)
-    post_settled(s.box, std::move(env));
-    return finish_evaluations(self, *s.box.settle_at);
-  }
-  post(self, s.box, s.shared->network, std::move(env));
+  if (post_timer(self, s.box, s.shared->network,
+                 envelope{s.id, s.id, cost, 0,
+                          caf::make_message(timer{0, s.pending_report_round, modelled})}))
+    return finish_evaluations(self, *s.box.settle_at);  // (nothing held: settled in a delivery)
   for (auto& p : s.held) p.deliver(caf::ok_atom_v);
   s.held.clear();
 }

@@ -36,14 +36,11 @@ void maybe_start(self_ptr self) {
   s.working_regret = xarmed::run_client_phase(*s.client, b, steps, *s.shared->problem,
                                               s.shared->config.problem.seed);
   s.busy = true;
-  envelope env{s.id, s.id, 0.0, 0,
-               caf::make_message(timer{0, static_cast<std::int32_t>(b.phase),
-                                       static_cast<std::int32_t>(steps)})};
-  if (may_settle(s.box)) {
-    post_settled(s.box, std::move(env));
-    return finish_phase(self, *s.box.settle_at);
-  }
-  post(self, s.box, s.shared->network, std::move(env));
+  if (post_timer(self, s.box, s.shared->network,
+                 envelope{s.id, s.id, 0.0, 0,
+                          caf::make_message(timer{0, static_cast<std::int32_t>(b.phase),
+                                                  static_cast<std::int32_t>(steps)})}))
+    finish_phase(self, *s.box.settle_at);
 }
 
 /// Handles a delivery stamped `vt` with `body` and answers it with what body sent

@@ -62,6 +62,19 @@ void post(Self* self, Outbox& box, const caf::actor& network, envelope env) {
   else self->send(network, std::move(env));
 }
 
+/// Posts `timer`, an envelope to its sender: settled at once when it has no delay and
+/// may_settle(box) (the caller then goes on as if it had been delivered at *box.settle_at, and
+/// this returns true), else as any envelope (false).
+template <class Self>
+bool post_timer(Self* self, Outbox& box, const caf::actor& network, envelope timer) {
+  if (timer.delay == 0.0 && may_settle(box)) {
+    post_settled(box, std::move(timer));
+    return true;
+  }
+  post(self, box, network, std::move(timer));
+  return false;
+}
+
 /// Sends what was collected, and the answer when `answer`; ends the collecting.
 template <class Self>
 void flush(Self* self, Outbox& box, const caf::actor& network, bool answer) {
