@@ -30,6 +30,7 @@ struct AccountantState {
   dp::LedgerEpsilon epsilon;
   /// Every granted charge (q, z), in order: a checkpoint replays them into a fresh ledger.
   std::vector<std::pair<double, double>> charges;
+  bool mixed_charges = false;  ///< two charges of different (q, z)
   /// Per agent: the releases its report took part in (saved), and the epsilon by the scenario's
   /// accountant of k releases of the run's one mechanism, by k (a cache, rebuilt on demand).
   std::vector<std::int64_t> agent_releases, agent_filtered;

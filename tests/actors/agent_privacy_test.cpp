@@ -71,6 +71,28 @@ TEST_CASE("each agent is charged for the releases it took part in", "[actors][pr
   }
 }
 
+TEST_CASE("an agent in every release is charged the run's epsilon", "[actors][privacy]") {
+  // A perfect network: every report is in every release. The accountant answers these agents
+  // with the ledger's own epsilon rather than composing the releases a second time; it must
+  // be the scenario's accountant's, not the other family's.
+  for (const char* accountant : {"moments", "tight"}) {
+    const auto c = scenario::load_scenario((scenarios / "tiny.toml").string(),
+                                           {std::string("privacy.accountant=\"") + accountant + "\""});
+    const RunResult r = run(c, std::string("every-release-") + accountant);
+    INFO(accountant << ": " << r.releases << " releases");
+    REQUIRE(r.releases > 0);
+    REQUIRE(r.agent_epsilon.size() == static_cast<std::size_t>(c.world.agents));
+    const double expected = epsilon_after(c, r.delta, static_cast<long>(r.releases));
+    CHECK(r.epsilon == Approx(expected).epsilon(1e-12));
+    for (std::size_t n = 0; n < r.agent_epsilon.size(); ++n) {
+      INFO("agent " << n);
+      REQUIRE(r.agent_releases[n] == r.releases);
+      CHECK(r.agent_epsilon[n] == r.epsilon);
+      CHECK(r.agent_epsilon[n] == Approx(expected).epsilon(1e-12));
+    }
+  }
+}
+
 TEST_CASE("a per-agent budget stops exactly the agents that reach it", "[actors][privacy]") {
   const auto free_run = partitioned();
   const RunResult before = run(free_run, "unfiltered");
