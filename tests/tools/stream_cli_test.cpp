@@ -289,9 +289,21 @@ TEST_CASE("fedsim run --stream: bad destinations exit 2 with one line, before th
       {"--out " + dir.string() + " --stream " + dir.string() + "-fifo", "a FIFO with no reader"},
       {"--out " + dir.string() + " --stream " + dir.string() + "-locked.jsonl", "in use by another run"},
   };
-  REQUIRE(run_shell("mkfifo " + dir.string() + "-fifo").exit_code == 0);
-  // Another run holds this one (flock, as fedsim takes it) while the cases run.
+  // Beside the run's folder, not in it; a test process of an earlier run with the same pid
+  // may have left them (mkfifo refuses an existing name): made afresh, removed at the end.
+  const std::string fifo = dir.string() + "-fifo";
   const std::string locked = dir.string() + "-locked.jsonl";
+  struct Remove {
+    std::vector<std::string> files;
+    ~Remove() {
+      std::error_code ec;
+      for (const auto& f : files) fs::remove(f, ec);
+    }
+  } beside{{fifo, locked}};
+  fs::remove(fifo);
+  fs::remove(locked);
+  REQUIRE(run_shell("mkfifo " + fifo).exit_code == 0);
+  // Another run holds this one (flock, as fedsim takes it) while the cases run.
   REQUIRE(run_shell("touch " + locked).exit_code == 0);
   std::string holder = run_shell("flock " + locked + " sleep 30 > /dev/null 2>&1 & echo $!").output;
   holder = holder.substr(0, holder.find('\n'));
