@@ -18,7 +18,7 @@ void send_to(self_ptr self, node_id to, caf::message payload, std::uint64_t byte
 }
 
 xarmed::PhaseBroadcast to_engine(const phase_message& m) {
-  return {m.phase, m.depth, m.indices, m.pulls_per_node};
+  return {m.phase, m.depth, m.indices.to_vector(), m.pulls_per_node};
 }
 
 void finish_phase(self_ptr self, double now);

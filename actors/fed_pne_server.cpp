@@ -49,8 +49,8 @@ void arm_timer(self_ptr self) {
 void send_phase(self_ptr self, bool missing_only) {
   auto& s = self->state;
   const auto& b = s.server->broadcast();
-  const caf::message m =
-      caf::make_message(phase_message{b.phase, b.depth, b.indices, b.pulls_per_node});
+  const caf::message m = caf::make_message(
+      phase_message{b.phase, b.depth, shared_list<std::uint64_t>(b.indices), b.pulls_per_node});
   const std::uint64_t bytes = b.indices.size() * sizeof(std::uint64_t) + 24;
   for (int c = 0; c < num_clients(s); ++c)
     if (!missing_only || (members(s).expected(c) && !members(s).contributed(c)))

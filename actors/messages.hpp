@@ -37,28 +37,37 @@ typename Inspector::result_type inspect(Inspector& f, shared_buffer& x) {
   return f(caf::meta::type_name("shared_buffer"), values, load);
 }
 
-/// An immutable list of agent ids shared by reference: FTS's broadcast names the source of
-/// each relayed vector, N of them, and every recipient (and the broadcast each keeps) shares
-/// the one list instead of holding a copy, which made FTS's memory grow as N^2.
-struct shared_ids {
-  std::shared_ptr<const std::vector<std::int32_t>> data;
+/// An immutable list shared by reference: every recipient of a broadcast (and the copy each
+/// keeps) shares the one list instead of holding its own. Serialised as the std::vector it
+/// holds (checkpoints and the wire are those of a plain vector).
+template <class T>
+struct shared_list {
+  std::shared_ptr<const std::vector<T>> data;
+  shared_list() = default;
+  explicit shared_list(std::vector<T> values)
+      : data(std::make_shared<const std::vector<T>>(std::move(values))) {}
   std::size_t size() const { return data ? data->size() : 0; }
   bool empty() const { return size() == 0; }
-  const std::int32_t* begin() const { return data ? data->data() : nullptr; }
-  const std::int32_t* end() const { return begin() + size(); }
-  std::int32_t operator[](std::size_t k) const { return (*data)[k]; }
+  const T* begin() const { return data ? data->data() : nullptr; }
+  const T* end() const { return begin() + size(); }
+  T operator[](std::size_t k) const { return (*data)[k]; }
+  /// A copy of the values, as a vector of one's own.
+  std::vector<T> to_vector() const { return {begin(), end()}; }
 };
 
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, shared_ids& x) {
-  // Serialised as the std::vector it was before (checkpoints and the wire are unchanged).
-  std::vector<std::int32_t> tmp = x.data ? *x.data : std::vector<std::int32_t>{};
+template <class Inspector, class T>
+typename Inspector::result_type inspect(Inspector& f, shared_list<T>& x) {
+  std::vector<T> tmp = x.data ? *x.data : std::vector<T>{};
   auto load = caf::meta::load_callback([&]() -> caf::error {
-    x.data = std::make_shared<const std::vector<std::int32_t>>(std::move(tmp));
+    x.data = std::make_shared<const std::vector<T>>(std::move(tmp));
     return caf::none;
   });
-  return f(caf::meta::type_name("shared_ids"), tmp, load);
+  return f(caf::meta::type_name("shared_list"), tmp, load);
 }
+
+/// FTS's broadcast names the source of each relayed vector, N of them: shared, it keeps FTS's
+/// memory from growing as N^2.
+using shared_ids = shared_list<std::int32_t>;
 
 /// What every federation actor sends to the network: a payload for `to`, leaving the sender
 /// after `delay` virtual seconds (its compute time, or a timer's delay), `bytes` long on the
@@ -372,11 +381,12 @@ typename Inspector::result_type inspect(Inspector& f, agent_state_event& x) {
   return f(caf::meta::type_name("agent_state_event"), w_time, x.agent, x.state);
 }
 
-/// Fed-PNE server -> clients: phase p's active nodes (xarmed::PhaseBroadcast on the wire).
+/// Fed-PNE server -> clients: phase p's active nodes (xarmed::PhaseBroadcast on the wire); the
+/// node list is shared by every client's copy.
 struct phase_message {
   std::int64_t phase = 0;
   std::int32_t depth = 0;
-  std::vector<std::uint64_t> indices;
+  shared_list<std::uint64_t> indices;
   std::int64_t pulls_per_node = 0;
 };
 

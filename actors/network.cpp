@@ -220,9 +220,8 @@ double elapsed(const NetworkState& s) {
 }
 
 /// Whether a copy of the payload per recipient is cheap: no vector that grows with N or M (a
-/// broadcast's joint and FTS's `sources` are shared).
+/// broadcast's joint and FTS's `sources`, and a phase's node list, are shared).
 bool cheap_copy(const report&) { return false; }
-bool cheap_copy(const phase_message&) { return false; }
 bool cheap_copy(const phase_report&) { return false; }
 template <class T>
 bool cheap_copy(const T&) {
