@@ -91,10 +91,12 @@ TEST_CASE("fedsim run: SIGINT saves a checkpoint and exits 130; the resumed run 
           "[cli][checkpoint]") {
   const fs::path dir = fresh_dir("cli-sigint");
   // About 2 s in a Release build: the signal comes after the first progress line, with most
-  // of the run still to go.
+  // of the run still to go. The sanitizer's build is many times slower: a tenth of the
+  // iterations still leaves it seconds of run.
   const std::string base = q(scenarios / "stragglers/study/base.toml") +
-                           " --set world.agents=150 --set algorithm.iterations=400 "
-                           "--set policy.kind=deadline";
+                           " --set world.agents=150 --set algorithm.iterations=" +
+                           (fedsim::test::under_sanitizer() ? "40" : "400") +
+                           " --set policy.kind=deadline";
   const fs::path ref = dir / "reference", run = dir / "interrupted", log = dir / "log";
   fs::create_directories(dir);
   REQUIRE(run_fedsim("run " + base + " --quiet --out " + q(ref)).exit_code == 0);

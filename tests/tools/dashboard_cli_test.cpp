@@ -300,7 +300,7 @@ TEST_CASE("fedsim run --dashboard, dashboard, report: bad arguments exit 2 with 
     const fs::path broken = dir / ("broken-" + file);
     fs::copy(run, broken, fs::copy_options::recursive);
     std::ofstream(broken / file) << text;
-    for (const std::string command : {std::string("report "), std::string("dashboard ")}) {
+    for (const std::string& command : {std::string("report "), std::string("dashboard ")}) {
       const auto r = run_shell("timeout 20 " + fedsim::test::fedsim_binary() + " " + command +
                                broken.string() + " --" + (command == "report " ? "out " + (dir / "r.html").string() : "listen 127.0.0.1:0"));
       INFO(command << file << "\n" << r.output);

@@ -31,16 +31,18 @@ const fs::path scenarios = FEDSIM_SCENARIO_DIR;
 /// Whether a scenario file runs HCT (which has no actors).
 bool is_hct(const fs::path& file) { return slurp(file).find("name = \"hct\"") != std::string::npos; }
 
-/// tools/golden's shrink.
+/// tools/golden's shrink, and a tuning objective's (run_command.hpp: under CI's sanitizer,
+/// the real-data scenarios' training took minutes).
 std::string shrink(const fs::path& file) {
   const std::string text = slurp(file);
   const bool xarmed = text.find("name = \"fed-pne\"") != std::string::npos ||
                       text.find("name = \"dp-fed-pne\"") != std::string::npos || is_hct(file);
-  if (!xarmed) return " --set world.agents=12 --set algorithm.iterations=6";
-  // An X-armed tuning run trains a model per client and node: a smaller data set.
   const bool tuning = text.find("kind = \"tuning\"") != std::string::npos;
+  if (!xarmed)
+    return std::string(" --set world.agents=12 --set algorithm.iterations=6") +
+           (tuning ? fedsim::test::tuning_shrink : "");
   return std::string(" --set world.agents=4 --set algorithm.budget=600") +
-         (tuning ? " --set world.objective.samples=800" : "");
+         (tuning ? fedsim::test::xarmed_tuning_shrink : "");
 }
 
 /// Overrides that make any shipped scenario's network perfect under sync.

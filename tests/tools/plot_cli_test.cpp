@@ -507,7 +507,7 @@ TEST_CASE("fedsim plot --format pdf and svg write only that format, the same byt
       REQUIRE(p.exit_code == 0);
     }
     check_images(a, {"regret", "privacy_utility"}, format);
-    for (const std::string name : {"regret." + format, "privacy_utility." + format, std::string("plot_data.csv"),
+    for (const std::string& name : {"regret." + format, "privacy_utility." + format, std::string("plot_data.csv"),
                                    std::string("plots.json")})
       CHECK(slurp(a / name) == slurp(b / name));
   }

@@ -19,6 +19,8 @@ namespace fs = std::filesystem;
 using fedsim::test::fresh_dir;
 using fedsim::test::slurp;
 using fedsim::test::run_fedsim;
+using fedsim::test::tuning_shrink;
+using fedsim::test::xarmed_tuning_shrink;
 
 namespace {
 const fs::path scenarios = FEDSIM_SCENARIO_DIR;
@@ -59,13 +61,8 @@ bool is_xarmed(const std::string& name) {
 
 // Shrunk so that CI runs each in a fraction of a second.
 const char* fbo_shrink = "--set world.agents=24 --set algorithm.iterations=10 --quiet";
-/// Tuning objectives train a model per evaluation: fewer samples and epochs keep the test quick
-/// (also under the sanitizers, where CI runs it), and so do fewer acquisition candidates.
-const char* tuning_shrink =
-    " --set world.objective.samples=1500 --set world.objective.epochs=2"
-    " --set algorithm.acquisition_candidates=200";
-/// X-armed tuning: fewer samples (a model is trained per client and node).
-const char* xarmed_tuning_shrink = " --set world.objective.samples=800";
+// Tuning objectives: fedsim::test::tuning_shrink and xarmed_tuning_shrink (run_command.hpp),
+// also under the sanitizers, where CI runs this.
 /// The authors' local sampler refits and draws fresh features: fewer of both.
 const char* authors_shrink =
     " --set algorithm.local_refit_restarts=2 --set algorithm.local_features=30";
@@ -85,8 +82,7 @@ TEST_CASE("every shipped scenario runs and is deterministic across thread counts
   REQUIRE(names.size() >= 18);
   // CI's sanitizer job (FEDSIM_TEST_SANITIZER=1, .ci/run) runs each scenario once, with 4
   // threads, for memory errors and undefined behaviour; the plain build's tests compare runs.
-  const char* sanitizer_env = std::getenv("FEDSIM_TEST_SANITIZER");
-  const bool sanitizer = sanitizer_env && std::string(sanitizer_env) == "1";
+  const bool sanitizer = fedsim::test::under_sanitizer();
   const int runs = sanitizer ? 1 : 2;
   for (const std::string& name : names) {
     INFO(name);

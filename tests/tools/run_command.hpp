@@ -20,6 +20,21 @@ inline std::string fedsim_binary() {
   return env && *env ? env : FEDSIM_BINARY;
 }
 
+/// Whether CI's sanitizer job runs these tests (FEDSIM_TEST_SANITIZER=1, .ci/run): its
+/// binary is many times slower, and tests that only need a long run shrink it.
+inline bool under_sanitizer() {
+  const char* env = std::getenv("FEDSIM_TEST_SANITIZER");
+  return env && std::string(env) == "1";
+}
+
+/// Overrides that keep a shipped scenario's tuning objective quick (a model is trained per
+/// evaluation): fewer samples and epochs, fewer acquisition candidates (FBO) ...
+constexpr const char* tuning_shrink =
+    " --set world.objective.samples=1500 --set world.objective.epochs=2"
+    " --set algorithm.acquisition_candidates=200";
+/// ... and fewer samples for the X-armed family (a model per client and node).
+constexpr const char* xarmed_tuning_shrink = " --set world.objective.samples=800";
+
 /// Runs a shell command line, capturing both output streams.
 inline CommandResult run_shell(const std::string& line) {
   const std::string command = "{ " + line + " ; } 2>&1";
