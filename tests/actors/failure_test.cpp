@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -130,4 +131,29 @@ TEST_CASE("a run in which no agent observes anything reports no mean, not 0", "[
   CHECK(summary["agents_without_observations"] == 8);
   CHECK(summary["mean_final_simple_regret"].is_null());
   CHECK(summary["mean_simple_regret_by_iteration"].empty());
+}
+
+TEST_CASE("a recorder that cannot write its files fails run_federation naming it, while the "
+          "server's and the accountant's answers are already on their way",
+          "[actors][failure]") {
+  // The results are asked for all at once (actors/federation.cpp, drive): the recorder's
+  // failure must still be the run's, and the answers after it must not hide it.
+  const auto config = fedsim::scenario::load_scenario((scenarios / "tiny.toml").string(), {});
+  // DP-FTS-DE: an accountant is asked too.
+  REQUIRE(fedsim::test::slurp(scenarios / "tiny.toml").find("name = \"dp-fts-de\"") !=
+          std::string::npos);
+  const fs::path dir = fresh_dir("fail-recorder-files");
+  fs::create_directories(dir);
+  std::ofstream(dir / "a-file") << "not a folder\n";
+  fedsim::actors::RunOptions options;
+  options.out_dir = (dir / "a-file" / "run").string();  // a folder inside a file
+  options.threads = 2;
+  try {
+    fedsim::actors::run_federation(config, options);
+    FAIL("run_federation returned although its recorder could not write its files");
+  } catch (const fedsim::actors::RunFailure& e) {
+    INFO(e.what());
+    CHECK(std::string(e.what()).rfind("recorder: ", 0) == 0);
+    CHECK(std::string(e.what()).find("a-file") != std::string::npos);
+  }
 }
