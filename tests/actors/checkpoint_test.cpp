@@ -10,6 +10,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -400,4 +401,29 @@ TEST_CASE("checkpoint: an FBO run with GP hyperparameter refits, stopped and res
   const std::string key = "subregions = 2\n";
   text.replace(text.find(key), key.size(), key + "refit_every = 3\nrefit_restarts = 2\n");
   check_resumes(text.c_str(), 2, {1, 4});
+}
+
+TEST_CASE("exact serializer: a phase message's shared node list comes back as the same values, "
+          "in a list of its own", "[actors][checkpoint]") {
+  // A Fed-PNE client keeps its newest phase message in its checkpoint (shared_list, the one
+  // node list every client's copy shares, serialised as the vector it holds).
+  std::optional<phase_message> m = phase_message{7, 3, shared_list<std::uint64_t>({5, 6, 11}), 40};
+  std::optional<phase_message> none;
+  std::vector<char> bytes = save_state(nullptr, [&](auto& a) { a(m, none); });
+  std::optional<phase_message> back, none_back = m;
+  load_state(nullptr, bytes, "client", [&](auto& a) { a(back, none_back); });
+  REQUIRE(back.has_value());
+  CHECK(back->phase == 7);
+  CHECK(back->depth == 3);
+  CHECK(back->pulls_per_node == 40);
+  CHECK(back->indices.to_vector() == std::vector<std::uint64_t>{5, 6, 11});
+  CHECK(back->indices.data != m->indices.data);  // its own list, not an alias
+  CHECK_FALSE(none_back.has_value());
+  // An empty list comes back empty (and safe to read).
+  std::optional<phase_message> empty = phase_message{};
+  bytes = save_state(nullptr, [&](auto& a) { a(empty); });
+  load_state(nullptr, bytes, "client", [&](auto& a) { a(back); });
+  REQUIRE(back.has_value());
+  CHECK(back->indices.empty());
+  CHECK(back->indices.to_vector().empty());
 }
