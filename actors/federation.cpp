@@ -295,7 +295,7 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
   logger("federation")->info("run '{}': {} clients, fed-pne, seed {}, output {}", config.name, M,
                              config.seed, options.out_dir);
   const caf::actor recorder = system.spawn(recorder_actor, options.observer, options.out_dir,
-                                               options.recorder_rows);
+                                           options.recorder_rows, options.write_files);
   const caf::actor network =
       system.spawn(network_actor, make_network_plan(config), checkpoint_settings(options),
                    options.settle_timers);
@@ -394,7 +394,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   const NetworkPlan plan = make_network_plan(config);
 
   const caf::actor recorder = system.spawn(recorder_actor, options.observer, options.out_dir,
-                                               options.recorder_rows);
+                                           options.recorder_rows, options.write_files);
   caf::actor accountant;
   if (is_private)
     accountant = system.spawn(accountant_actor, config.privacy.accountant,

@@ -33,6 +33,11 @@ struct AgentSlots {
 
 struct RunOptions {
   std::string out_dir = "out/run";  ///< observations.csv, rounds.csv, events.jsonl go here
+  /// false: the run writes no files (out_dir is neither created nor touched; an external
+  /// objective still keeps its own files there) and its recorder keeps only what RunResult
+  /// needs, which is the same, bit for bit. For a program that takes a run's results from
+  /// RunResult and `observer`: many runs in a row cost no filesystem time.
+  bool write_files = true;
   int threads = 0;                  ///< CAF scheduler threads (0: CAF's default)
   /// The function every agent evaluates (FBO family): an embedding program's own black box
   /// (engine/objectives/federated_objective.hpp). Null: the scenario's synthetic objective

@@ -219,6 +219,53 @@ class CurveBuilder {
 
 }  // namespace
 
+void RegretTable::add(const observation_event& o) {
+  if (o.agent < 0) return;
+  const auto a = static_cast<std::size_t>(o.agent);
+  if (a >= any.size()) {
+    regret.resize(a + 1);
+    ran.resize(a + 1);
+    best_y.resize(a + 1, 0.0);
+    last.resize(a + 1, -1);
+    any.resize(a + 1, 0);
+  }
+  if (!any[a] || o.iteration >= last[a]) {  // the row observations.csv puts last
+    best_y[a] = o.best_y;
+    last[a] = o.iteration;
+  }
+  any[a] = 1;
+  if (o.iteration < 0) return;
+  const auto t = static_cast<std::size_t>(o.iteration);
+  if (t >= regret[a].size()) {
+    regret[a].resize(t + 1, 0.0);
+    ran[a].resize(t + 1, 0);
+  }
+  regret[a][t] = o.simple_regret;
+  ran[a][t] = 1;
+}
+
+void RegretTable::replay(const std::function<void(const observation_event&)>& each) const {
+  observation_event o;
+  for (std::size_t a = 0; a < any.size(); ++a) {
+    if (!any[a]) continue;
+    o.agent = static_cast<std::int32_t>(a);
+    o.best_y = best_y[a];  // every row carries the last one's: CurveBuilder keeps the last
+    bool rows = false;
+    for (std::size_t t = 0; t < regret[a].size(); ++t)
+      if (ran[a][t]) {
+        o.iteration = static_cast<std::int32_t>(t);
+        o.simple_regret = regret[a][t];
+        each(o);
+        rows = true;
+      }
+    if (!rows) {  // only rows with a negative iteration: the agent still counts
+      o.iteration = last[a];
+      o.simple_regret = 0.0;
+      each(o);
+    }
+  }
+}
+
 RegretCurve mean_regret_curve(const std::vector<observation_event>& observations, int agents,
                               int iterations) {
   std::vector<observation_event> sorted = observations;
@@ -259,23 +306,26 @@ void recorder_fields(Archive& a, RecorderState& s, const std::filesystem::path& 
   sorter_fields(a, s.observations, folder);
   sorter_fields(a, s.events, folder);
   sorter_fields(a, s.pulls, folder);
-  a(s.rounds, s.phases, s.observed, s.client_regret, s.last_time, s.failed_evaluations, s.timed);
+  a(s.rounds, s.phases, s.observed, s.client_regret, s.fed_pne, s.last_time,
+    s.failed_evaluations, s.timed, s.regrets);
 }
 
-/// An events.jsonl line: counted if a failed evaluation, shown to the observer, kept.
+/// An events.jsonl line: counted if a failed evaluation, shown to the observer, kept for the
+/// file.
 void record_event(RecorderState& s, network_event&& e) {
   static const std::string failed = "evaluation_failed";  // string == string tests sizes first
   if (e.kind == failed) ++s.failed_evaluations;
   if (s.observer.event) s.observer.event(e);
-  s.events.push(std::move(e));
+  if (s.files) s.events.push(std::move(e));
 }
 
 }  // namespace
 
 caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserver observer,
-                             std::string spill_folder, std::size_t rows_in_memory) {
+                             std::string spill_folder, std::size_t rows_in_memory, bool files) {
   fail_loudly(self, "recorder");
   auto& st = self->state;
+  st.files = files;
   st.observer = std::move(observer);
   st.observations = ObservationRows(rows_in_memory, ObservationOrder{});
   st.events = EventRows(rows_in_memory, EventOrder{});
@@ -293,10 +343,11 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
         s.last_time = std::max(s.last_time, e.time);
         s.timed = s.timed || !std::isnan(e.wall_seconds);
         if (s.observer.observation) s.observer.observation(e);
-        s.observations.push(e);
+        if (s.files) s.observations.push(e);
+        else s.regrets.add(e);
       },
       [self](round_event& e) {
-        self->state.rounds.push_back(e);
+        if (self->state.files) self->state.rounds.push_back(e);
         if (self->state.observer.round) self->state.observer.round(e);
       },
       [self](network_event& e) { record_event(self->state, std::move(e)); },
@@ -305,6 +356,7 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
       },
       [self](const pull_event& e) {
         auto& s = self->state;
+        s.fed_pne = true;
         if (e.client >= 0) {
           if (static_cast<std::size_t>(e.client) >= s.client_regret.size()) {
             s.client_regret.resize(e.client + 1, 0.0);
@@ -315,11 +367,12 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
         }
         s.last_time = std::max(s.last_time, e.time);
         if (s.observer.pull) s.observer.pull(e);
-        s.pulls.push(e);
+        if (s.files) s.pulls.push(e);
       },
       [self](const phase_event& e) {
+        self->state.fed_pne = true;
         if (self->state.observer.phase) self->state.observer.phase(e);
-        self->state.phases.push_back(e);
+        if (self->state.files) self->state.phases.push_back(e);
       },
       [self](const agent_state_event& e) {
         if (self->state.observer.agent) self->state.observer.agent(e);
@@ -340,7 +393,7 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
              std::int32_t iterations, std::int32_t dim) -> caf::result<finish_summary> {
         auto& s = self->state;
         const std::filesystem::path dir(folder);
-        std::filesystem::create_directories(dir);
+        if (s.files) std::filesystem::create_directories(dir);
         std::int32_t averaged = 0;
         for (std::int32_t n = 0; n < agents && n < static_cast<std::int32_t>(s.observed.size()); ++n)
           averaged += s.observed[n];
@@ -348,22 +401,28 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
         out.without = agents - averaged;
         out.failed_evaluations = s.failed_evaluations;
         out.last_time = s.last_time;
-        if (s.pulls.size() > 0 || !s.phases.empty()) {  // a Fed-PNE run
+        if (s.fed_pne) {
           std::vector<double> final_regret(agents, 0.0);
           for (std::int32_t m = 0; m < agents && m < static_cast<std::int32_t>(s.client_regret.size()); ++m)
             final_regret[m] = s.client_regret[m];
-          write_pulls((dir / "observations.csv").string(), s.pulls);
-          write_phases((dir / "phases.csv").string(), s.phases);
-          if (events) write_events((dir / "events.jsonl").string(), s.events);
+          if (s.files) {
+            write_pulls((dir / "observations.csv").string(), s.pulls);
+            write_phases((dir / "phases.csv").string(), s.phases);
+            if (events) write_events((dir / "events.jsonl").string(), s.events);
+          }
           out.curve = std::move(final_regret);
           return out;
         }
         CurveBuilder curve(agents, iterations, averaged);
-        write_observations((dir / "observations.csv").string(), s.observations, dim,
-                           [&](const observation_event& o) { curve.add(o); },
-                           s.timed ? (dir / "evaluation_times.csv").string() : std::string());
-        write_rounds((dir / "rounds.csv").string(), s.rounds);
-        if (events) write_events((dir / "events.jsonl").string(), s.events);
+        const auto add = [&](const observation_event& o) { curve.add(o); };
+        if (s.files) {
+          write_observations((dir / "observations.csv").string(), s.observations, dim, add,
+                             s.timed ? (dir / "evaluation_times.csv").string() : std::string());
+          write_rounds((dir / "rounds.csv").string(), s.rounds);
+          if (events) write_events((dir / "events.jsonl").string(), s.events);
+        } else {
+          s.regrets.replay(add);
+        }
         out.curve = curve.finish();
         out.mean_best_observed = curve.mean_best_observed();
         return out;

@@ -57,14 +57,37 @@ using PullRows = SpillSorter<pull_event, PullOrder>;
 /// Rows a recorder keeps in memory per file before it spills a sorted chunk to disk.
 constexpr std::size_t default_recorder_rows = std::size_t{1} << 17;
 
+/// What a run that writes no files (RunOptions::write_files) keeps of its observations: what
+/// the mean regret curve needs, per agent its simple regret after each iteration it ran and the
+/// best y of its row with the largest iteration. `replay` gives rows back in observations.csv's
+/// (agent, iteration) order with those values, so the curve built from them is the one a run
+/// with files gets, bit for bit: (T + 1) values per agent, not one row per observation.
+struct RegretTable {
+  std::vector<std::vector<double>> regret;  ///< [agent][iteration]
+  std::vector<std::vector<char>> ran;       ///< [agent][iteration]: 1 where regret is set
+  std::vector<double> best_y;               ///< [agent]
+  std::vector<std::int32_t> last;           ///< [agent]: its largest iteration (-1: no row yet)
+  std::vector<char> any;                    ///< [agent]: 1 once it has a row
+  void add(const observation_event& o);     ///< ignores a row of a negative agent
+  void replay(const std::function<void(const observation_event&)>& each) const;
+};
+
+template <class Archive>
+void fields(Archive& a, RegretTable& t) {
+  a(t.regret, t.ran, t.best_y, t.last, t.any);
+}
+
 struct RecorderState {
+  bool files = true;  ///< false: no files, only what the results need (RunOptions::write_files)
   ObservationRows observations{default_recorder_rows, ObservationOrder{}};
+  RegretTable regrets;  ///< in place of `observations` without files
   std::vector<round_event> rounds;  ///< one per round: small
   EventRows events{default_recorder_rows, EventOrder{}};
   PullRows pulls{default_recorder_rows, PullOrder{}};  ///< Fed-PNE runs
   std::vector<phase_event> phases;                     ///< Fed-PNE runs: one per phase
   std::vector<char> observed;         ///< per agent (client): observed (pulled) at least once
   std::vector<double> client_regret;  ///< Fed-PNE: each client's largest cumulative regret
+  bool fed_pne = false;               ///< a pull or a phase came: a Fed-PNE run
   double last_time = 0.0;             ///< of the last observation (pull)
   std::int64_t failed_evaluations = 0;  ///< evaluation_failed events
   bool timed = false;  ///< some observation has a measured wall time (external objectives)
@@ -83,10 +106,13 @@ struct RecorderState {
 /// cumulative regret (N values; 0 for a client that never pulled).
 /// Memory is bounded: at most rows_in_memory rows per file are held; beyond that, sorted
 /// chunks go to hidden spill files in spill_folder, merged into the files at the end.
+/// With `files` false it writes nothing (the folder of finish_atom is not touched) and keeps
+/// only what the summary needs: no events, pulls, rounds or phases (the observer still sees
+/// every record), and the observations as a RegretTable; the summary is the same, bit for bit.
 /// Checkpoints: (save_atom, folder) -> its state (spill files linked into folder), and
 /// (restore_atom, bytes, folder) -> ok.
 caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserver observer,
-                             std::string spill_folder, std::size_t rows_in_memory);
+                             std::string spill_folder, std::size_t rows_in_memory, bool files);
 
 /// The recorder's files, one writer per file (the columns are spelled here only): also used by
 /// `fedsim run --driver loop` (tools/fedsim/loop_driver.cpp), so both drivers write the same

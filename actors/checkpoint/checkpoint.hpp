@@ -10,9 +10,10 @@
 /// closed a round (phase) that is a multiple of `checkpoint_every`, or when an interrupt
 /// (SIGINT, SIGTERM) was raised.
 ///
-/// What it holds (format version 4, folder `checkpoint/` with `state.bin`; version 1 had
+/// What it holds (format version 5, folder `checkpoint/` with `state.bin`; version 1 had
 /// agents on candidate sets only, one x per observation and no pending answers; version 2
-/// an accountant with one epsilon, not three; version 3 no timers settled at once):
+/// an accountant with one epsilon, not three; version 3 no timers settled at once; version 4
+/// no regret table and no family flag in the recorder):
 ///  - network: clock, queue of pending deliveries (payloads included, timers settled at once
 ///    marked, with what their agents sent after them), per-sender counters,
 ///    each link's loss-model state, totals, event sequence, rounds closed so far;
@@ -23,7 +24,8 @@
 ///    reproduces it bit for bit), pending queries with the answers already in, flags, the broadcasts it holds and the FTS
 ///    pool's weights; each Fed-PNE client its engine client's phase, sums and counts;
 ///  - accountant: the charges granted (replayed one by one into a fresh accountant), epsilon;
-///  - recorder: every row it holds in memory, and its spill files (hard links in the folder);
+///  - recorder: every row it holds in memory, and its spill files (hard links in the folder),
+///    or, in a run without files, its regret table (actors/recorder.hpp);
 ///  - the caller's header (fedsim's CLI: the resolved configuration, its hash and fedsim's
 ///    version), so a resume runs the same configuration.
 /// state.bin: the 8 bytes "FEDSIMCK", the format version (u32, little-endian), the fields
@@ -39,7 +41,7 @@
 namespace fedsim::actors {
 
 struct Checkpoint {
-  static constexpr std::uint32_t format_version = 4;
+  static constexpr std::uint32_t format_version = 5;
   std::string header;        ///< the caller's (fedsim run: the resolved configuration)
   std::int64_t rounds = 0;   ///< rounds (Fed-PNE: phases) closed when it was taken
   double time = 0.0;         ///< the network's virtual clock

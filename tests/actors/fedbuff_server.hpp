@@ -29,7 +29,7 @@ inline std::shared_ptr<actors::ServerShared> fedbuff_server(caf::actor_system& s
   shared->assignment = {0, 0, 0};
   shared->network = network;
   shared->recorder = system.spawn(actors::recorder_actor, actors::RunObserver{},
-                                  fresh_dir(folder).string(), std::size_t{1} << 10);
+                                  fresh_dir(folder).string(), std::size_t{1} << 10, true);
   return shared;
 }
 
