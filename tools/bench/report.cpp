@@ -1,13 +1,14 @@
 // Benchmark report for the results page: the papers' figure runs timed through the actors and
 // through the plain engine loops on the same configurations, with the peak memory of each.
 //   (a) DP-FTS-DE figure 2a (scenarios/papers/dp-fts-de-fig2.toml: TS, FTS, FTS-DE P = 2 and
-//       P = 3, N = 200, T = 40): actors (run_federation, each run's files written; the runs of
-//       a process share one actor system, as a `fedsim sweep` worker's do) against two
-//       baselines: the engine's synchronous reference loop alone (fbo::run_reference) and the
-//       loop driver with the same files (cli::run_loop, as `fedsim run --driver loop`);
+//       P = 3, N = 200, T = 40): the actors (run_federation; the runs of a process share one
+//       actor system, as a `fedsim sweep` worker's do) without files (RunOptions::write_files
+//       false) against the engine's synchronous reference loop (fbo::run_reference), which
+//       writes none either, and with each run's files against the loop driver writing the same
+//       files (cli::run_loop, as `fedsim run --driver loop`);
 //   (b) Fed-PNE figure 2 (scenarios/papers/fed-pne-{garland,double-sine}.toml, M = 5, 10, 20,
-//       50, T = 10000): actors against xarmed::run_fed_pne alone and against the loop driver
-//       with its files (cli::run_loop), and the HCT baseline (scenarios/papers/hct-{garland,double-sine}.toml: xarmed::run_hct, as
+//       50, T = 10000): the same two pairs, the loop being xarmed::run_fed_pne; and the HCT
+//       baseline (scenarios/papers/hct-{garland,double-sine}.toml: xarmed::run_hct, as
 //       `fedsim run --driver loop` runs it).
 //   (c) the same figures end to end: tools/reproduce's `fedsim sweep` commands (the HCT ones
 //       with --driver loop) run by the fedsim binary (files written, --jobs 2), timed as whole
@@ -38,6 +39,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -87,16 +89,19 @@ struct Row {
   double work_per_run = 0;            // agent-iterations (N T) or pulls (M T)
 };
 
-/// loop: the engine alone; loop_files: the loop driver, writing the run's files; actors.
-enum class Mode { loop, loop_files, actors };
+/// loop: the engine alone; loop_files: the loop driver, writing the run's files; actors: the
+/// actors without files; actors_files: the actors writing the run's files.
+enum class Mode { loop, loop_files, actors, actors_files };
 const char* to_string(Mode m) {
   switch (m) {
     case Mode::loop: return "loop";
     case Mode::loop_files: return "loop with files";
     case Mode::actors: return "actors";
+    case Mode::actors_files: return "actors with files";
   }
   return "?";
 }
+bool is_actors(Mode m) { return m == Mode::actors || m == Mode::actors_files; }
 
 std::vector<Row> fig2a_rows() {
   const std::string file = paper_scenario("dp-fts-de-fig2.toml");
@@ -139,9 +144,10 @@ std::pair<double, std::vector<double>> run_row(const Row& row, Mode mode, int se
     const auto c = scenario::load_scenario(row.file, sets);
     double regret = 0;
     const auto start = Clock::now();
-    if (mode == Mode::actors) {
+    if (is_actors(mode)) {
       actors::RunOptions opt;
       opt.out_dir = tmp;
+      opt.write_files = mode == Mode::actors_files;
       const auto r = actors::run_federation(system->get(), c, opt);
       regret = c.xarmed.enabled ? r.average_cumulative_regret : r.final_simple_regret;
     } else if (mode == Mode::loop_files) {
@@ -164,7 +170,7 @@ json run_rows(const std::vector<Row>& rows, Mode mode, int seeds, const Options&
           .string();
   json out = json::array();
   std::optional<actors::FederationSystem> system;
-  if (mode == Mode::actors) system.emplace(o.threads);
+  if (is_actors(mode)) system.emplace(o.threads);
   for (const auto& row : rows) {
     const auto [s, regrets] = run_row(row, mode, seeds, tmp, system ? &*system : nullptr);
     out.push_back({{"seconds", s}, {"regrets", regrets}});
@@ -282,17 +288,17 @@ double max_rel_diff(const json& a, const json& b) {
 /// or "pulls").
 json compare(const std::string& name, const std::vector<Row>& rows, int seeds, const Options& o,
              const std::string& unit) {
-  std::vector<json> runs[3];
-  double rss[3] = {0, 0, 0};
+  std::vector<json> runs[4];
+  double rss[4] = {0, 0, 0, 0};
   for (int r = 0; r < o.repeats; ++r)
-    for (const Mode mode : {Mode::loop, Mode::loop_files, Mode::actors}) {
+    for (const Mode mode : {Mode::loop, Mode::loop_files, Mode::actors, Mode::actors_files}) {
       const auto m = in_child(name + " " + to_string(mode) + ", repeat " + std::to_string(r + 1),
                               [&] { return run_rows(rows, mode, seeds, o); });
       runs[int(mode)].push_back(m.result);
       rss[int(mode)] = std::max(rss[int(mode)], m.peak_rss_mib);
     }
   // The peak memory of one run: seed 1 of each row alone in a process, actors and engine loop.
-  double one_run_rss[3][64] = {};
+  double one_run_rss[4][64] = {};
   for (std::size_t i = 0; i < rows.size() && i < 64; ++i)
     for (const Mode mode : {Mode::loop, Mode::actors})
       one_run_rss[int(mode)][i] =
@@ -300,21 +306,24 @@ json compare(const std::string& name, const std::vector<Row>& rows, int seeds, c
                    [&] { return run_rows({rows[i]}, mode, 1, o); })
               .peak_rss_mib;
   json out_rows = json::array();
-  const int L = int(Mode::loop), F = int(Mode::loop_files), A = int(Mode::actors);
-  double total[3] = {0, 0, 0}, work = 0, diff = 0;
+  const int L = int(Mode::loop), F = int(Mode::loop_files), A = int(Mode::actors),
+            AF = int(Mode::actors_files);
+  double total[4] = {0, 0, 0, 0}, work = 0, diff = 0;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const double loop = min_over(runs[L], i), files = min_over(runs[F], i),
-                 act = min_over(runs[A], i);
+                 act = min_over(runs[A], i), act_files = min_over(runs[AF], i);
     const double w = rows[i].work_per_run * seeds;
-    const double d = std::max(max_rel_diff(runs[A][0][i]["regrets"], runs[L][0][i]["regrets"]),
-                              max_rel_diff(runs[F][0][i]["regrets"], runs[L][0][i]["regrets"]));
+    double d = 0;
+    for (const int m : {A, F, AF})
+      d = std::max(d, max_rel_diff(runs[m][0][i]["regrets"], runs[L][0][i]["regrets"]));
     json row = rows[i].key;
     row.update({{"runs", seeds},
                 {"loop_s", loop},
                 {"loop_files_s", files},
                 {"actors_s", act},
+                {"actors_files_s", act_files},
                 {"ratio", act / loop},
-                {"ratio_vs_files", act / files},
+                {"ratio_vs_files", act_files / files},
                 {"loop_" + unit + "_per_s", w / loop},
                 {"actors_" + unit + "_per_s", w / act},
                 {"max_rel_diff", d},
@@ -324,6 +333,7 @@ json compare(const std::string& name, const std::vector<Row>& rows, int seeds, c
     total[L] += loop;
     total[F] += files;
     total[A] += act;
+    total[AF] += act_files;
     work += w;
     diff = std::max(diff, d);
   }
@@ -333,8 +343,9 @@ json compare(const std::string& name, const std::vector<Row>& rows, int seeds, c
             {"loop_s", total[L]},
             {"loop_files_s", total[F]},
             {"actors_s", total[A]},
+            {"actors_files_s", total[AF]},
             {"ratio", total[A] / total[L]},
-            {"ratio_vs_files", total[A] / total[F]},
+            {"ratio_vs_files", total[AF] / total[F]},
             {"loop_" + unit + "_per_s", work / total[L]},
             {"actors_" + unit + "_per_s", work / total[A]},
             {"max_rel_diff", diff}}},
@@ -458,24 +469,20 @@ int main(int argc, char** argv) {
   const std::filesystem::path out(o.out);
   if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
   std::ofstream(out) << report.dump(2) << "\n";
-  const auto& f = report["fig2a"]["total"];
-  const auto& p = report["fed_pne"]["total"];
-  std::printf(
-      "figure 2a (%d runs): loop %.2f s (with files %.2f), actors %.2f s, ratio %.2f (to the loop "
-      "with files %.2f); %.0f agent-iterations/s as actors; peak RSS loop %.0f MiB, actors %.0f MiB\n",
-      f["runs"].get<int>(), f["loop_s"].get<double>(), f["loop_files_s"].get<double>(),
-      f["actors_s"].get<double>(), f["ratio"].get<double>(), f["ratio_vs_files"].get<double>(),
-      f["actors_agent_iterations_per_s"].get<double>(),
-      report["fig2a"]["peak_rss_mib"]["loop"].get<double>(),
-      report["fig2a"]["peak_rss_mib"]["actors"].get<double>());
-  std::printf(
-      "Fed-PNE figure 2 (%d runs): loop %.2f s (with files %.2f), actors %.2f s, ratio %.2f (to "
-      "the loop with files %.2f); %.3g pulls/s as actors; peak RSS loop %.0f MiB, actors %.0f MiB\n",
-      p["runs"].get<int>(), p["loop_s"].get<double>(), p["loop_files_s"].get<double>(),
-      p["actors_s"].get<double>(), p["ratio"].get<double>(), p["ratio_vs_files"].get<double>(),
-      p["actors_pulls_per_s"].get<double>(),
-      report["fed_pne"]["peak_rss_mib"]["loop"].get<double>(),
-      report["fed_pne"]["peak_rss_mib"]["actors"].get<double>());
+  for (const auto& [name, key, unit] :
+       {std::tuple{"figure 2a", "fig2a", "agent_iterations"}, std::tuple{"Fed-PNE figure 2", "fed_pne", "pulls"}}) {
+    const auto& t = report[key]["total"];
+    std::printf(
+        "%s (%d runs): without files loop %.3f s, actors %.3f s, ratio %.2f; with files loop "
+        "%.3f s, actors %.3f s, ratio %.2f; %.3g %s/s as actors; peak RSS loop %.0f MiB, actors "
+        "%.0f MiB\n",
+        name, t["runs"].get<int>(), t["loop_s"].get<double>(), t["actors_s"].get<double>(),
+        t["ratio"].get<double>(), t["loop_files_s"].get<double>(),
+        t["actors_files_s"].get<double>(), t["ratio_vs_files"].get<double>(),
+        t[std::string("actors_") + unit + "_per_s"].get<double>(), unit,
+        report[key]["peak_rss_mib"]["loop"].get<double>(),
+        report[key]["peak_rss_mib"]["actors"].get<double>());
+  }
   std::printf("end to end (fedsim sweep --jobs %d): figure 2a %.2f s, Fed-PNE figure 2 with HCT %.2f s\n",
               o.jobs, report["fig2a"]["end_to_end"]["seconds"].get<double>(),
               report["fed_pne"]["end_to_end"]["seconds"].get<double>());
