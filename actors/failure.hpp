@@ -23,6 +23,9 @@ caf::error member_failure(const std::string& who, const std::string& what);
 /// rendering of anything else.
 std::string describe_failure(const caf::error& reason);
 
+/// Whether `reason` carries its own text (member_failure, or any runtime_error with a message).
+bool is_member_failure(const caf::error& reason);
+
 /// Makes an exception escaping one of self's handlers end it with member_failure(who, ...).
 template <class Self>
 void fail_loudly(Self* self, std::string who) {

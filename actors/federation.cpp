@@ -7,6 +7,7 @@
 
 #include "actors/accountant.hpp"
 #include "actors/agent.hpp"
+#include "actors/conductor.hpp"
 #include "actors/fed_pne_client.hpp"
 #include "actors/failure.hpp"
 #include "actors/fed_pne_server.hpp"
@@ -128,57 +129,41 @@ CheckpointSettings checkpoint_settings(const RunOptions& options) {
   return {options.checkpoint_every, options.interrupt};
 }
 
-/// Runs the network to quiescence, collects the recorder's files and result, stops the actors.
-/// Throws RunFailure naming the member when one failed, RunInterrupted when it stopped at a
-/// checkpoint.
+/// Runs the network to quiescence through a conductor (actors/conductor.hpp), which collects
+/// the recorder's files and the results and stops the actors; takes the checkpoints the network
+/// asks for. Throws RunFailure naming the member when one failed, RunInterrupted when it
+/// stopped at a checkpoint.
 RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& config,
                 const RunOptions& options, const caf::actor& network, const caf::actor& server,
                 const std::vector<caf::actor>& agents, const caf::actor& recorder,
                 const caf::actor& accountant, int learners, int iterations, int dim) {
-  RunResult result;
   caf::scoped_actor self{system};
-  std::string failure;
   const Members members{network, server, recorder, accountant, agents};
-  std::optional<RunInterrupted> interrupted;
-  int checkpoints_written = 0;
-  // The recorder and the accountant are asked for results below; if one has died, the answer
-  // is "receiver down" and the reason is in its down message.
-  for (const auto& a : {recorder, accountant})
-    if (a) self->monitor(a);
-  auto on_error = [&](const caf::error& e) {
-    failure = describe_failure(e);
-    if (e != caf::sec::request_receiver_down) return;
-    self->receive([&](caf::down_msg& d) { if (d.reason) failure = describe_failure(d.reason); },
-                  caf::after(std::chrono::seconds(10)) >> [] {});
+  auto stop_all = [&](const std::string& failure) {
+    stop_members(self.ptr(), agents, {network, server, recorder, accountant}, failure);
   };
   self->send(network, caf::put_atom::value, agents, server, recorder, accountant,
              config.output.logs_events(), config.output.logs_traffic(), live(options.observer));
   try {
     if (options.resume) restore_checkpoint(self, options, members);
   } catch (...) {
-    for (const auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
-    for (const auto& a : {network, server, recorder, accountant})
-      if (a) self->send_exit(a, caf::exit_reason::user_shutdown);
+    stop_all({});
     throw;
   }
-  // Not a request: the network may itself die, and a blocking request would then wait for
-  // ever; its reply (or its error) comes as an ordinary message, its death as a down message.
-  self->monitor(network);
-  self->send(network, run_atom::value);
+  auto out = std::make_shared<ConductedRun>();
+  const caf::actor conductor = system.spawn(
+      conductor_actor,
+      ConductorSetup{network, server, recorder, accountant, agents,
+                     caf::actor_cast<caf::actor>(self), options.out_dir,
+                     config.output.logs_events(), static_cast<std::int32_t>(learners),
+                     static_cast<std::int32_t>(iterations), static_cast<std::int32_t>(dim), out});
+  self->monitor(conductor);
+  std::string failure;  // the driver's own: a checkpoint it could not take, a conductor that died
+  std::optional<RunInterrupted> interrupted;
+  int checkpoints_written = 0;
   bool finished = false;
   self->receive_while([&] { return !finished; })(
-      [&](std::uint64_t sent, std::uint64_t delivered, std::uint64_t dropped,
-          std::uint64_t duplicated, std::uint64_t corrupted, std::uint64_t bytes,
-          double final_time, double lateness_median, double lateness_p99,
-          std::uint64_t settled) {
-        result.network = {sent,  delivered,  dropped,         duplicated,   corrupted,
-                          bytes, final_time, lateness_median, lateness_p99, settled};
-        finished = true;
-      },
-      [&](caf::error& e) {
-        on_error(e);
-        finished = true;
-      },
+      [&](caf::ok_atom) { finished = true; },
       [&](checkpoint_atom, std::int64_t rounds, double time, std::int32_t signal) {
         try {
           take_checkpoint(self, options, members, rounds, time);
@@ -196,82 +181,39 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
         }
         self->send(network, resume_atom::value);
       },
-      [&](caf::down_msg& d) {
-        if (d.source != network) {  // the network ends the run of a member that died
-          if (d.reason && failure.empty()) failure = describe_failure(d.reason);
-          return;
-        }
-        failure = d.reason ? describe_failure(d.reason) : "network: stopped before the run ended";
+      [&](caf::down_msg& d) {  // the conductor ended without telling: it failed
+        failure = d.reason ? describe_failure(d.reason) : "conductor: stopped before the run ended";
         finished = true;
       });
-  self->demonitor(network);
-  if (interrupted) {
-    for (const auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
-    for (const auto& a : {network, server, recorder, accountant})
-      if (a) self->send_exit(a, caf::exit_reason::user_shutdown);
-    throw *interrupted;
+  self->demonitor(conductor);
+  if (interrupted || !failure.empty()) {
+    self->send_exit(conductor, caf::exit_reason::user_shutdown);
+    stop_all(failure);
+    if (interrupted) throw *interrupted;
+    throw RunFailure(failure);
   }
-  // The results are asked for all at once: a request answered before the next is sent costs
-  // a hand-over to the scheduler's thread and back each (per run of a sweep; about 10 us a
-  // run in all, measured for issue 15). They are taken in this order; the first failure is
-  // the run's.
-  if (failure.empty()) {
-    auto take_error = [&](const caf::error& e) {
-      if (failure.empty()) on_error(e);
-    };
-    auto files = self->request(recorder, caf::infinite, finish_atom::value, options.out_dir,
-                               config.output.logs_events(), static_cast<std::int32_t>(learners),
-                               static_cast<std::int32_t>(iterations),
-                               static_cast<std::int32_t>(dim));
-    // The server knows whether anything kept the run from finishing.
-    auto reason = self->request(server, caf::infinite, caf::get_atom::value);
-    std::optional<decltype(self->request(accountant, caf::infinite, caf::get_atom::value))> spent;
-    std::optional<decltype(self->request(accountant, caf::infinite, agents_atom::value))> per_agent;
-    if (accountant) {
-      spent.emplace(self->request(accountant, caf::infinite, caf::get_atom::value));
-      per_agent.emplace(self->request(accountant, caf::infinite, agents_atom::value));
-    }
-    files.receive(
-        [&](finish_summary& f) {
-          result.mean_simple_regret = std::move(f.curve);
-          result.last_query_time = f.last_time;
-          result.agents_without_observations = f.without;
-          result.mean_best_observed = f.mean_best_observed;
-          result.failed_evaluations = f.failed_evaluations;
-        },
-        take_error);
-    reason.receive(
-        [&](std::string& why) {
-          result.completed = why.empty();
-          result.reason = std::move(why);
-        },
-        take_error);
-    if (spent)
-      spent->receive(
-          [&](privacy_status& st) {
-            result.epsilon = st.epsilon;
-            result.epsilon_rdp = st.epsilon_rdp;
-            result.epsilon_pld = st.epsilon_pld;
-            result.releases = st.steps;
-          },
-          take_error);
-    if (per_agent)
-      per_agent->receive(
-          [&](agent_privacy& p) {
-            result.agent_releases = std::move(p.releases);
-            result.agent_epsilon = std::move(p.epsilon);
-            result.agent_filtered = std::move(p.filtered);
-          },
-          take_error);
+  if (!out->failure.empty()) throw RunFailure(out->failure);
+  RunResult result;
+  result.network = out->network;
+  finish_summary& f = out->summary;
+  result.mean_simple_regret = std::move(f.curve);
+  result.last_query_time = f.last_time;
+  result.agents_without_observations = f.without;
+  result.mean_best_observed = f.mean_best_observed;
+  result.failed_evaluations = f.failed_evaluations;
+  result.completed = out->reason.empty();
+  result.reason = std::move(out->reason);
+  if (out->spent) {
+    result.epsilon = out->spent->epsilon;
+    result.epsilon_rdp = out->spent->epsilon_rdp;
+    result.epsilon_pld = out->spent->epsilon_pld;
+    result.releases = out->spent->steps;
   }
-  // Agents are stopped with the run's failure, if any: agents in other processes
-  // (actors/remote/) then learn that the run failed, not that it ended.
-  const caf::error stop = failure.empty() ? caf::error{caf::exit_reason::user_shutdown}
-                                          : caf::make_error(caf::sec::runtime_error, "the run failed: " + failure);
-  for (const auto& a : agents) self->send_exit(a, stop);
-  for (const auto& a : {network, server, recorder, accountant})
-    if (a) self->send_exit(a, caf::exit_reason::user_shutdown);
-  if (!failure.empty()) throw RunFailure(failure);
+  if (out->per_agent) {
+    result.agent_releases = std::move(out->per_agent->releases);
+    result.agent_epsilon = std::move(out->per_agent->epsilon);
+    result.agent_filtered = std::move(out->per_agent->filtered);
+  }
   return result;
 }
 

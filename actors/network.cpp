@@ -181,6 +181,10 @@ void on_reply(self_ptr self) {
 /// on without it would finish "normally" with a member silently missing.
 void fail_run(self_ptr self, const caf::error& reason) {
   auto& s = self->state;
+  if (!s.started) {  // the run will fail as it starts: a member is missing already
+    if (!s.early_failure) s.early_failure = reason;
+    return;
+  }
   if (!s.running) return;
   s.running = false;
   s.failed = true;
@@ -536,12 +540,17 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
   }
   fail_loudly(self, "network");
   self->set_down_handler([self](caf::down_msg& d) {
-    if (d.reason && d.reason != caf::exit_reason::user_shutdown) return fail_run(self, d.reason);
-    // A member that deliveries go to stopping in the middle of a run (not paused for a
-    // checkpoint, after which the federation stops everyone) would leave them unanswered.
     auto& s = self->state;
     const std::string name = member_name(s, d.source);
-    if (!name.empty() && s.running && !s.paused)
+    // fedsim's members name themselves (fail_loudly); another's reason (an embedding program's
+    // server that threw: CAF's bare runtime_error) gets the member's name here.
+    if (d.reason && d.reason != caf::exit_reason::user_shutdown)
+      return fail_run(self, name.empty() || is_member_failure(d.reason)
+                                ? d.reason
+                                : member_failure(name, "ended with " + caf::to_string(d.reason)));
+    // A member that deliveries go to stopping in the middle of a run (not paused for a
+    // checkpoint, after which the federation stops everyone) would leave them unanswered.
+    if (!name.empty() && (s.running || !s.started) && !s.paused)
       fail_run(self, member_failure(name, "stopped before the run ended (" +
                                               caf::to_string(d.reason) + ")"));
   });
@@ -644,6 +653,11 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
         s.driver = caf::actor_cast<caf::actor>(self->current_sender());
         s.finished = self->make_response_promise();
         s.running = true;
+        s.started = true;
+        if (s.early_failure) {
+          fail_run(self, *s.early_failure);
+          return s.finished;
+        }
         if (s.restored && s.plan.clock.wall)  // run_federation refuses it first
           throw std::logic_error("network: a checkpoint cannot be resumed in wall-clock time");
         if (s.restored) {  // a checkpoint's state: the run goes on from its quiet moment

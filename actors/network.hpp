@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <vector>
 
@@ -137,6 +138,9 @@ struct NetworkState {
   network_events log_batch;  ///< virtual time: the events logged since the last flush
   int outstanding = 0;
   bool running = false;
+  bool started = false;  ///< (run_atom) came
+  /// A member that failed (or stopped) before the run started: the run fails as it starts.
+  std::optional<caf::error> early_failure;
   bool failed = false;  ///< a member failed: nothing more is delivered
   caf::response_promise finished;
   NetworkTotals totals;

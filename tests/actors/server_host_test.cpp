@@ -116,6 +116,12 @@ caf::behavior quitting_server(caf::event_based_actor* self) {
           [self](const report&, virtual_time) { self->quit(); }};
 }
 
+/// Ends as it starts, before any delivery: with no behaviour, or with an exception.
+caf::behavior gone_server(caf::event_based_actor*) { return {}; }
+caf::behavior throwing_server(caf::event_based_actor*) {
+  throw std::runtime_error("the server could not start");
+}
+
 std::string failure_of(const scenario::ScenarioConfig& c, RunOptions opt) {
   try {
     run_federation(c, opt);
@@ -142,6 +148,38 @@ TEST_CASE("server_host: a server that cannot handle a delivery, or stops, fails 
     return s.network.home_system().spawn(quitting_server);
   };
   CHECK_THAT(failure_of(c, opt), Catch::Contains("server: stopped before the run ended"));
+}
+
+TEST_CASE("server_host: a server that is gone before the run starts fails the run at its start, naming it",
+          "[actors][server-host][failure]") {
+  // The network hears of the server's end before its (run_atom): the run must fail as it
+  // starts, not deliver the kickoff to no one and wait for ever.
+  const auto c = fts_de(3, 3, 1);
+  for (int threads : {1, 2}) {
+    RunOptions opt;
+    opt.threads = threads;
+    opt.out_dir = test::fresh_dir("server-host-gone").string();
+    opt.server_host = [](const ServerSlots& s) {
+      const caf::actor server = s.network.home_system().spawn(gone_server);
+      caf::scoped_actor wait{s.network.home_system()};
+      wait->monitor(server);
+      wait->receive([](caf::down_msg&) {});  // gone for sure before the run starts
+      return server;
+    };
+    CHECK_THAT(failure_of(c, opt), Catch::Contains("server: stopped before the run ended"));
+    opt.out_dir = test::fresh_dir("server-host-throws").string();
+    opt.server_host = [](const ServerSlots& s) {
+      const caf::actor server = s.network.home_system().spawn(throwing_server);
+      caf::scoped_actor wait{s.network.home_system()};
+      wait->monitor(server);
+      wait->receive([](caf::down_msg&) {});
+      return server;
+    };
+    // CAF's default handler prints the exception's text and ends the actor with a bare
+    // runtime_error: the network names the member it was.
+    CHECK_THAT(failure_of(c, opt), Catch::StartsWith("server: ended with") &&
+                                       Catch::Contains("runtime_error"));
+  }
 }
 
 namespace {
