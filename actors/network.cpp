@@ -141,13 +141,19 @@ void process_send(self_ptr self, std::uint64_t counter, envelope env, bool settl
     return;
   }
   const AgentPlan& plan = s.plan.agents[agent];
-  RandomStream rng(s.plan.seed, "network.link", sender, counter);
   auto drop = [&](const char* reason) {
     ++s.totals.dropped;
     log(self, "drop", env, reason);
   };
   if (uplink && plan.down(departure)) return drop("sender down");
   if (plan.partitioned(departure)) return drop("partition");
+  const auto& latency = uplink ? plan.link.uplink : plan.link.downlink;
+  const double transfer = std::isinf(plan.link.bandwidth) ? 0.0 : env.bytes / plan.link.bandwidth;
+  if (plan.certain) {  // the same delivery as below, without the draws that change nothing
+    enqueue(self, departure + latency.value + transfer, sender, counter, 0, false, std::move(env));
+    return;
+  }
+  RandomStream rng(s.plan.seed, "network.link", sender, counter);
   // The link's loss model sees exactly the messages that reach the wire, in processing order.
   faults::LossModel& loss = uplink ? *s.uplink_loss[agent] : *s.downlink_loss[agent];
   if (loss.lost(rng)) return drop("lost");
@@ -156,8 +162,6 @@ void process_send(self_ptr self, std::uint64_t counter, envelope env, bool settl
   const bool corruptible = env.payload.match_elements<report>() ||
                            (s.plan.malformed.rate > 0 && faults::is_report_payload(env.payload));
   if (uplink && corruptible && rng.bernoulli(s.plan.malformed.rate)) corrupt(self, env, rng);
-  const auto& latency = uplink ? plan.link.uplink : plan.link.downlink;
-  const double transfer = std::isinf(plan.link.bandwidth) ? 0.0 : env.bytes / plan.link.bandwidth;
   const double arrival = departure + latency.sample(rng) + transfer;
   if (rng.bernoulli(plan.link.duplicate)) {
     ++s.totals.duplicated;

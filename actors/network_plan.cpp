@@ -101,6 +101,13 @@ NetworkPlan make_network_plan(const scenario::ScenarioConfig& config) {
   if (!net.availability_file.empty())
     for (const AvailabilityRecord& r : read_availability_file(net.availability_file, N))
       plan.agents[r.agent].available.push_back({r.start, r.end});
+  for (auto& a : plan.agents) {
+    using Kind = scenario::Distribution::Kind;
+    const scenario::LinkModel& l = a.link;
+    a.certain = l.loss.kind.empty() && l.drop == 0.0 && l.duplicate == 0.0 &&
+                l.uplink.kind == Kind::constant && l.downlink.kind == Kind::constant &&
+                !(plan.malformed.rate > 0.0);
+  }
   return plan;
 }
 

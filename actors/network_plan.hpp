@@ -27,6 +27,10 @@ struct CrashPlan {
 
 struct AgentPlan {
   scenario::LinkModel link;
+  /// Nothing on its link is random: no loss (the Bernoulli shorthand at 0), constant latencies,
+  /// no duplicates, and no corruption in the run. Its messages need no random stream: what
+  /// they would draw could change nothing (each message's stream is its own).
+  bool certain = false;
   std::vector<CrashPlan> crashes;        ///< sorted by time
   std::vector<Interval> partitions;      ///< cut off from the server during these
   std::vector<Interval> available;       ///< up-intervals; empty = always available
