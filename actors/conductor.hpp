@@ -8,6 +8,7 @@
 /// (a Fed-PNE run at M = 5 lasts about 1 ms). The driver waits for the conductor alone, and
 /// takes the checkpoints the network asks for (the conductor passes the requests on).
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
