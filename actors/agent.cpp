@@ -386,6 +386,17 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
   s.noise.emplace(s.shared->config.seed, fbo::streams::agent_noise, id);
   reset_agent(self);
   return {
+      // A broadcast first: CAF 0.17 tries the handlers in order (actors/network.cpp).
+      // Payloads are shared by every recipient: handlers take them by const reference.
+      [self](const broadcast& b, virtual_time vt) {
+        return delivery(self, vt, [self, &b] {
+          auto& s = self->state;
+          if (!s.latest || b.round > s.latest->round) s.latest = b;
+          start_initial_design(self);  // no-op once started
+          maybe_continue(self);
+          return answer_now(self);
+        });
+      },
       [self](kickoff, virtual_time vt) {
         return delivery(self, vt, [self] {
           start_initial_design(self);
@@ -397,16 +408,6 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
           auto& s = self->state;
           if (s.alive && s.busy && tm.round == s.pending_report_round)
             finish_evaluations(self, vt.seconds);
-          return answer_now(self);
-        });
-      },
-      // Payloads are shared by every recipient: handlers take them by const reference.
-      [self](const broadcast& b, virtual_time vt) {
-        return delivery(self, vt, [self, &b] {
-          auto& s = self->state;
-          if (!s.latest || b.round > s.latest->round) s.latest = b;
-          start_initial_design(self);  // no-op once started
-          maybe_continue(self);
           return answer_now(self);
         });
       },

@@ -106,7 +106,7 @@ caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self,
   s.client.emplace(static_cast<int>(id), *s.shared->tree, s.shared->config.point,
                    s.shared->dp_noise_std);
   return {
-      [self](const kickoff&, virtual_time vt) { return delivery(self, vt, [] {}); },
+      // A phase first: CAF 0.17 tries the handlers in order (actors/network.cpp).
       [self](const phase_message& m, virtual_time vt) {
         return delivery(self, vt, [self, &m] {
           auto& s = self->state;
@@ -115,6 +115,7 @@ caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self,
           maybe_start(self);
         });
       },
+      [self](const kickoff&, virtual_time vt) { return delivery(self, vt, [] {}); },
       [self](const timer& tm, virtual_time vt) {
         return delivery(self, vt, [self, &tm, vt] {
           auto& s = self->state;

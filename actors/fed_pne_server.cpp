@@ -157,9 +157,7 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
   s.members.emplace(M, policy.dead_after_missed);
   if (s.shared->log_states) report_presumptions(self);
   return {
-      [self](const kickoff&, virtual_time vt) {
-        return handle(self, vt.seconds, [self] { broadcast_phase(self); });
-      },
+      // A phase report first: CAF 0.17 tries the handlers in order (actors/network.cpp).
       [self](const phase_report& r, virtual_time vt) {
         return handle(self, vt.seconds, [self, &r] {
           auto& s = self->state;
@@ -189,6 +187,9 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
           arm_timer(self);
           check_complete(self);
         });
+      },
+      [self](const kickoff&, virtual_time vt) {
+        return handle(self, vt.seconds, [self] { broadcast_phase(self); });
       },
       [self](const timer& tm, virtual_time vt) {
         return handle(self, vt.seconds, [self, tm] {

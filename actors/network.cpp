@@ -588,15 +588,17 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
         for (const auto* a : {&w.server, &w.recorder, &accountant})
           if (*a) self->monitor(*a);
       },
-      [self](envelope& env) {
-        receive(self, std::move(env));
-        went_on(self);
-      },
+      // The most frequent messages first: CAF 0.17 tries the handlers in order, and each
+      // one of another fedsim type costs a comparison of type names.
       // A member's envelopes from one handler of a delivery, and its answer (actors/outbox.hpp).
       [self](outbox& box) {
         receive_outbox(self, box);
         if (box.answers) on_reply(self);
         else went_on(self);
+      },
+      [self](envelope& env) {
+        receive(self, std::move(env));
+        went_on(self);
       },
       [self](caf::ok_atom) { on_reply(self); },  // a member handled a delivery
       [self](wake_atom, std::uint64_t seq) {

@@ -334,6 +334,8 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
   st.events.spill_to(spill_folder, "events");
   st.pulls.spill_to(spill_folder, "pulls");
   return {
+      // The most frequent records first (FBO's observations, Fed-PNE's pulls): CAF 0.17 tries
+      // the handlers in order (actors/network.cpp).
       [self](observation_event& e) {
         auto& s = self->state;
         if (e.agent >= 0) {
@@ -345,14 +347,6 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
         if (s.observer.observation) s.observer.observation(e);
         if (s.files) s.observations.push(e);
         else s.regrets.add(e);
-      },
-      [self](round_event& e) {
-        if (self->state.files) self->state.rounds.push_back(e);
-        if (self->state.observer.round) self->state.observer.round(e);
-      },
-      [self](network_event& e) { record_event(self->state, std::move(e)); },
-      [self](network_events& batch) {
-        for (network_event& e : batch.events) record_event(self->state, std::move(e));
       },
       [self](const pull_event& e) {
         auto& s = self->state;
@@ -368,6 +362,14 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
         s.last_time = std::max(s.last_time, e.time);
         if (s.observer.pull) s.observer.pull(e);
         if (s.files) s.pulls.push(e);
+      },
+      [self](round_event& e) {
+        if (self->state.files) self->state.rounds.push_back(e);
+        if (self->state.observer.round) self->state.observer.round(e);
+      },
+      [self](network_event& e) { record_event(self->state, std::move(e)); },
+      [self](network_events& batch) {
+        for (network_event& e : batch.events) record_event(self->state, std::move(e));
       },
       [self](const phase_event& e) {
         self->state.fed_pne = true;

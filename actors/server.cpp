@@ -380,18 +380,7 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
   if (s.shared->log_states) report_presumptions(self);
   s.kept.assign(N, {});
   return {
-      [self](kickoff, virtual_time vt) {
-        return handle(self, vt.seconds, [self](auto done) {
-          auto& s = self->state;
-          if (fbo::traits(s.shared->config.algorithm).server == fbo::ServerKind::none) {
-            s.stopped = true;  // standard TS agents never talk to the server
-            return done();
-          }
-          open_round(self);
-          arm_period_timer(self);
-          done();
-        });
-      },
+      // A report first: CAF 0.17 tries the handlers in order (actors/network.cpp).
       [self](const report& r, virtual_time vt) {
         return handle(self, vt.seconds, [self, &r](auto done) {
           auto& s = self->state;
@@ -408,6 +397,18 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
           arm_period_timer(self);
           apply(self, r);
           check_complete(self, done);
+        });
+      },
+      [self](kickoff, virtual_time vt) {
+        return handle(self, vt.seconds, [self](auto done) {
+          auto& s = self->state;
+          if (fbo::traits(s.shared->config.algorithm).server == fbo::ServerKind::none) {
+            s.stopped = true;  // standard TS agents never talk to the server
+            return done();
+          }
+          open_round(self);
+          arm_period_timer(self);
+          done();
         });
       },
       [self](const timer& tm, virtual_time vt) {
