@@ -14,6 +14,12 @@ privacy_status status(const AccountantState& s, bool granted) {
   return {granted, s.epsilon.named, s.steps, s.epsilon.rdp, s.epsilon.pld, {}};
 }
 
+/// Notes that a release of (q, z), already in s.charges, was charged: whether every release so
+/// far is of one mechanism (epsilon_of's shortcut) is kept as they come, and again on restore.
+void note_mechanism(AccountantState& s, double q, double z) {
+  s.mixed_charges = s.mixed_charges || std::make_pair(q, z) != s.charges.front();
+}
+
 /// The epsilon of k releases of (q, z) by the scenario's accountant: one agent's, when k of the
 /// releases held its report. Every release of a run has the same (q, z), so it depends on k
 /// alone and is kept by k.
@@ -81,7 +87,7 @@ caf::behavior accountant_actor(self_ptr self, std::string name, double delta, do
         }
         ++s.steps;
         s.charges.emplace_back(r.q, r.z);
-        s.mixed_charges = s.mixed_charges || s.charges.back() != s.charges.front();
+        note_mechanism(s, r.q, r.z);
         for (std::int32_t n : admitted) ++s.agent_releases[static_cast<std::size_t>(n)];
         privacy_status granted = status(s, true);
         granted.admitted = std::move(admitted);
@@ -117,7 +123,7 @@ caf::behavior accountant_actor(self_ptr self, std::string name, double delta, do
         s.mixed_charges = false;
         for (const auto& [q, z] : s.charges) {
           s.ledger->add_subsampled_gaussian(q, z, 1);
-          s.mixed_charges = s.mixed_charges || std::make_pair(q, z) != s.charges.front();
+          note_mechanism(s, q, z);
         }
         s.epsilon_of_count.clear();
         s.by_count.reset();
