@@ -4,6 +4,7 @@
 #include "actors/failure.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "actors/integrity.hpp"
 
@@ -67,8 +68,8 @@ void finish_phase(self_ptr self, double now) {
   self->send(s.shared->recorder, pull_event{static_cast<std::int32_t>(s.id), s.started_phase,
                                             s.steps_done, now, s.regret});
   if (s.client->phase_done()) {  // a phase cut short by the budget is never reported
-    const xarmed::ClientReport r = s.client->report();
-    s.last_report = phase_report{r.client, r.phase, r.means, r.pulls};
+    xarmed::ClientReport r = s.client->report();
+    s.last_report = phase_report{r.client, r.phase, std::move(r.means), std::move(r.pulls)};
     seal(*s.last_report);
     send_report(self);
   }
