@@ -354,8 +354,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
         throw std::logic_error("RunOptions::agent_host: " + std::to_string(agents.size()) +
                                " agents for " + std::to_string(N) + " ids");
     } catch (...) {
-      for (const auto& a : {network, recorder, accountant})
-        if (a) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+      stop_members(caf::scoped_actor{system}.ptr(), {}, {network, recorder, accountant}, {});
       throw;
     }
   } else {
@@ -370,9 +369,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
     server = options.server_host(ServerSlots{network, recorder, N, algo.features,
                                              algo.effective_regions(), algo.iterations});
     if (!server) {
-      for (const auto& a : agents) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
-      for (const auto& a : {network, recorder, accountant})
-        if (a) caf::anon_send_exit(a, caf::exit_reason::user_shutdown);
+      stop_members(caf::scoped_actor{system}.ptr(), agents, {network, recorder, accountant}, {});
       throw std::invalid_argument("RunOptions::server_host returned no actor");
     }
   } else {
