@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <optional>
 #include <string>
@@ -80,13 +81,23 @@ std::string exact(const RunResult& r) {
   return s;
 }
 
-/// How many records of each kind an observer saw.
+/// How many records of each kind an observer saw, and the regrets they carried.
 struct Seen {
   long rounds = 0, observations = 0, events = 0, phases = 0, pulls = 0;
-  double regret_sum = 0.0;  ///< of the observations' simple regrets and the pulls' regrets
+  /// The observations' simple regrets and the pulls' regrets, compared sorted: records of one
+  /// virtual time arrive in any order on more than one thread.
+  std::vector<double> regrets;
   bool operator==(const Seen& o) const {
+    auto sorted = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end(), [](double a, double b) {
+        return std::isnan(b) ? !std::isnan(a) : a < b;  // NaNs last
+      });
+      std::vector<std::string> out;
+      for (double x : v) out.push_back(hex(x));
+      return out;
+    };
     return rounds == o.rounds && observations == o.observations && events == o.events &&
-           phases == o.phases && pulls == o.pulls && regret_sum == o.regret_sum;
+           phases == o.phases && pulls == o.pulls && sorted(regrets) == sorted(o.regrets);
   }
 };
 
@@ -96,13 +107,13 @@ RunObserver counting(Seen& seen) {
   o.round = [&seen](const round_event&) { ++seen.rounds; };
   o.observation = [&seen](const observation_event& e) {
     ++seen.observations;
-    seen.regret_sum += e.simple_regret;
+    seen.regrets.push_back(e.simple_regret);
   };
   o.event = [&seen](const network_event&) { ++seen.events; };
   o.phase = [&seen](const phase_event&) { ++seen.phases; };
   o.pull = [&seen](const pull_event& e) {
     ++seen.pulls;
-    seen.regret_sum += e.cumulative_regret;
+    seen.regrets.push_back(e.cumulative_regret);
   };
   return o;
 }
@@ -145,6 +156,20 @@ TEST_CASE("a run without files leaves out_dir alone and gives the same results, 
     CHECK(with.seen.observations + with.seen.pulls > 0);
     if (c.name == "silent-agents") CHECK(with.silent == 2);
   }
+}
+
+TEST_CASE("a run without files does not need a folder it could write to", "[no-files]") {
+  // out_dir lies inside a regular file: a run with files fails at its end naming the recorder
+  // (failure_test.cpp); one without files never touches it.
+  const fs::path dir = fedsim::test::fresh_dir("no-files-unwritable");
+  fs::create_directories(dir);
+  { std::ofstream(dir / "a-file") << "x"; }
+  REQUIRE(fedsim::test::slurp(dir / "a-file") == "x");
+  const scenario::ScenarioConfig c = config_of(faulty_fed_pne);
+  const Outcome without = run(c, dir / "a-file" / "run", false, 1);
+  const Outcome with = run(c, dir / "files", true, 1);
+  CHECK(without.result == with.result);
+  CHECK(fedsim::test::slurp(dir / "a-file") == "x");
 }
 
 TEST_CASE("a run without files that stops at a checkpoint and resumes ends as if never stopped",
