@@ -84,6 +84,7 @@ caf::behavior gatekeeper_actor(caf::stateful_actor<GatekeeperState>* self,
         if (!join_mac_valid(s.settings.secret, p.nonce, p.ids, p.mac))
           return refuse(self, "wrong secret", p.ids);
         if (std::string why = bad_ids(s, p.ids); !why.empty()) return refuse(self, why, p.ids);
+        if (s.settings.guard != nullptr) s.settings.guard->authenticated(challenge.node);
         join_welcome w;
         w.scenario = s.settings.scenario;
         for (std::uint32_t id : p.ids) {

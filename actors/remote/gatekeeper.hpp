@@ -6,7 +6,7 @@
 ///  2. join_proof{ids, nonce, HMAC} -> join_welcome{scenario, proxies}: refused when the nonce
 ///     is not one it gave this node for these ids, or was already answered (each nonce is
 ///     spent by its first answer, right or wrong: a replayed answer finds it gone), or the HMAC
-///     is wrong; the ids are then the node's;
+///     is wrong; the ids are then the node's, and the port's guard lifts its pre-join limits;
 ///  3. join_agents{ids, agents} -> ok: only from the node holding those ids, with one agent of
 ///     that node per id; each proxy gets its agent.
 /// Every refusal is an error reply naming the reason, a warning in the log and a count in
@@ -25,6 +25,7 @@
 #include <caf/all.hpp>
 
 #include "actors/messages.hpp"
+#include "actors/remote/frame_guard.hpp"
 #include "actors/remote/remote_stats.hpp"
 
 namespace fedsim::actors::remote {
@@ -37,6 +38,9 @@ struct GatekeeperSettings {
   std::shared_ptr<RemoteStats> stats;
   /// Nonces outstanding at once (answered or not): beyond, the oldest is forgotten.
   std::size_t max_nonces = 1024;
+  /// The listening port's guard (frame_guard.hpp), told of each node whose proof was right so
+  /// that its connection may carry more than a join; null: none (CAF's own backend).
+  ConnectionGuard* guard = nullptr;
 };
 
 struct GatekeeperState {

@@ -25,6 +25,9 @@ struct RemoteCounts {
   std::map<std::string, std::int64_t> dropped;  ///< remote messages dropped, by reason
   std::vector<LostAgent> lost;                  ///< in the order they were lost
   std::vector<node_id> rejoined;                ///< agents that joined again after a loss
+  std::int64_t connections = 0;                 ///< connections accepted by the listening port
+  /// Connections the port's guard closed (frame_guard.hpp), by reason.
+  std::map<std::string, std::int64_t> closed_connections;
 };
 
 /// Thread-safe counters (the gatekeeper and the proxies run on any scheduler thread).

@@ -7,6 +7,7 @@
 
 #include "actors/logging.hpp"
 #include "actors/remote/gatekeeper.hpp"
+#include "actors/remote/guarded_multiplexer.hpp"
 #include "actors/remote/join_auth.hpp"
 
 namespace fedsim::actors::remote {
@@ -30,6 +31,13 @@ std::pair<std::string, std::uint16_t> parse_endpoint(const std::string& text, co
   return {host, static_cast<std::uint16_t>(port)};
 }
 
+FrameLimits serve_frame_limits(const ServeOptions& serve) {
+  FrameLimits limits;
+  limits.max_frame_bytes = 4 * serve.max_message_bytes + (64u << 10);
+  limits.auth_timeout = std::chrono::milliseconds(static_cast<long long>(serve.auth_timeout * 1000));
+  return limits;
+}
+
 RunResult serve_federation(caf::actor_system& system, const scenario::ScenarioConfig& config,
                            RunOptions options, const ServeOptions& serve) {
   if (config.xarmed.enabled)
@@ -46,6 +54,8 @@ RunResult serve_federation(caf::actor_system& system, const scenario::ScenarioCo
                                 std::to_string(min_secret_bytes) + " bytes");
   if (!(serve.join_timeout > 0) || serve.join_timeout > 1e6)
     throw std::invalid_argument("serve: the join timeout must be in (0, 1e6] seconds");
+  if (!(serve.auth_timeout >= 0.01) || serve.auth_timeout > 1e6)
+    throw std::invalid_argument("serve: the authentication timeout must be in [0.01, 1e6] seconds");
   const auto stats = serve.stats ? serve.stats : std::make_shared<RemoteStats>();
   caf::actor gatekeeper;
   options.agent_host = [&](const AgentSlots& slots) {
@@ -72,7 +82,10 @@ RunResult serve_federation(caf::actor_system& system, const scenario::ScenarioCo
     g.proxies = proxies;
     g.driver = self;
     g.stats = stats;
+    g.guard = connection_guard(system);
+    ConnectionGuard* guard = g.guard;
     gatekeeper = system.spawn(gatekeeper_actor, std::move(g));
+    if (guard != nullptr) guard->expect_gatekeeper(gatekeeper.id());
     // The run never starts: agents that joined are stopped with the reason.
     auto stop_all = [&](const std::string& why) {
       for (const auto& p : proxies)
@@ -138,6 +151,12 @@ RunResult serve_federation(caf::actor_system& system, const scenario::ScenarioCo
   }
   stop_gatekeeper();
   result.remote = stats->snapshot();
+  if (const ConnectionGuard* guard = connection_guard(system)) {
+    const GuardCounts g = guard->counts();
+    result.remote->connections = static_cast<std::int64_t>(g.accepted);
+    for (const auto& [reason, n] : g.refused)
+      result.remote->closed_connections[reason] = static_cast<std::int64_t>(n);
+  }
   return result;
 }
 
@@ -145,7 +164,7 @@ RunResult serve_federation(const scenario::ScenarioConfig& config, RunOptions op
                            const ServeOptions& serve) {
   caf::actor_system_config cfg;
   add_fedsim_types(cfg);
-  configure_network(cfg, serve.tls);
+  configure_network(cfg, serve.tls, serve_frame_limits(serve));
   configure_scheduler(cfg, options.threads);
   caf::actor_system system{cfg};
   return serve_federation(system, config, std::move(options), serve);

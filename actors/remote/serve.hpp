@@ -26,6 +26,9 @@ struct ServeOptions {
   /// Seconds to wait for every agent to join before giving up (the run then never starts).
   double join_timeout = 60;
   std::uint64_t max_message_bytes = default_max_message_bytes;
+  /// Seconds from a connection's accept to its node's verified join proof, after which the
+  /// connection is closed (frame_guard.hpp: what it may send before).
+  double auth_timeout = 10;
   /// The resolved scenario sent to each joining process (scenario::to_toml(config)): it builds
   /// its agents and objective from it.
   std::string scenario_text;
@@ -47,7 +50,8 @@ struct ServeError : std::runtime_error {
 };
 
 /// Runs `config` (validated) with its agents elsewhere, in `system`, which must have loaded
-/// CAF's middleman (cfg.load<caf::io::middleman>()) and add_fedsim_types. options.objective and
+/// CAF's middleman (configure_network(cfg, tls, serve_frame_limits(serve)): without fedsim's
+/// guarded backend any peer can make the middleman allocate 4 GiB) and add_fedsim_types. options.objective and
 /// options.agent_host must be unset; checkpoints are refused. Throws ServeError, RunFailure
 /// (a member failed, or in virtual time an agent's process was lost: it names the ids), and
 /// std::invalid_argument for a scenario it cannot serve.
@@ -57,6 +61,12 @@ RunResult serve_federation(caf::actor_system& system, const scenario::ScenarioCo
 /// The same in its own actor system (configure_network(serve.tls), options.threads threads).
 RunResult serve_federation(const scenario::ScenarioConfig& config, RunOptions options,
                            const ServeOptions& serve);
+
+/// The listening port's limits for `serve` (frame_guard.hpp): a joined agent's frames at most
+/// 4 x max_message_bytes + 64 KiB (a message the proxies would drop as oversized is still read
+/// and counted; one far beyond closes the connection), the join within auth_timeout. Pass them
+/// to configure_network for an actor system of one's own.
+FrameLimits serve_frame_limits(const ServeOptions& serve);
 
 /// "HOST:PORT" -> (host, port); the port may be 0. Throws std::invalid_argument naming `what`.
 std::pair<std::string, std::uint16_t> parse_endpoint(const std::string& text, const std::string& what);

@@ -6,6 +6,8 @@
 
 #include <caf/openssl/all.hpp>
 
+#include "actors/remote/guarded_multiplexer.hpp"
+
 namespace fedsim::actors::remote {
 namespace {
 
@@ -19,8 +21,10 @@ void check_readable(const std::string& path, const char* option) {
 
 }  // namespace
 
-void configure_network(caf::actor_system_config& cfg, const TlsFiles& tls) {
-  cfg.load<caf::io::middleman>();
+void configure_network(caf::actor_system_config& cfg, const TlsFiles& tls,
+                       const FrameLimits& limits) {
+  cfg.load<caf::io::middleman, GuardedMultiplexer>();
+  set_frame_limits(cfg, limits);
   // A peer that stops answering (a frozen process, a machine gone without closing its
   // connections) is a lost node after a few seconds, not a run that waits for ever.
   cfg.set("middleman.heartbeat-interval", caf::timespan{std::chrono::seconds(1)});

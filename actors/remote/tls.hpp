@@ -9,6 +9,8 @@
 #include <caf/all.hpp>
 #include <caf/io/all.hpp>
 
+#include "actors/remote/frame_guard.hpp"
+
 namespace fedsim::actors::remote {
 
 struct TlsFiles {
@@ -18,10 +20,11 @@ struct TlsFiles {
   bool enabled() const { return !certificate.empty() || !key.empty() || !ca.empty(); }
 };
 
-/// Loads CAF's middleman, and with TLS enabled its OpenSSL module with the files. Throws
-/// std::invalid_argument naming the option when TLS is half configured (all three files are
-/// needed) or a file cannot be read.
-void configure_network(caf::actor_system_config& cfg, const TlsFiles& tls);
+/// Loads CAF's middleman with fedsim's guarded backend (guarded_multiplexer.hpp, with `limits`),
+/// and with TLS enabled its OpenSSL module with the files. Throws std::invalid_argument naming
+/// the option when TLS is half configured (all three files are needed) or a file cannot be read.
+void configure_network(caf::actor_system_config& cfg, const TlsFiles& tls,
+                       const FrameLimits& limits = {});
 
 /// Publishes `whom` on host:port (port 0: any) over TCP, or TLS when tls.enabled(); the port.
 caf::expected<std::uint16_t> publish_actor(caf::actor_system& system, const caf::actor& whom,

@@ -6,8 +6,10 @@
 // server, a lost server; bad input is one line and exit code 2.
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -62,12 +64,19 @@ void pause_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms
 /// by the kernel if this test process dies first (ctest's timeout kills it without unwinding).
 class Fedsim {
  public:
-  Fedsim(const Args& args, const fs::path& log) : log_(log) {
+  /// `max_files` > 0: the child's file-descriptor limit (RLIMIT_NOFILE), as `ulimit -n`.
+  Fedsim(const Args& args, const fs::path& log, rlim_t max_files = 0) : log_(log) {
     std::ofstream(log_).flush();  // exists (empty) before the child writes
     child_ = std::make_unique<bp::child>(
         bp::exe = fedsim::test::fedsim_binary(), bp::args = args,
         (bp::std_out & bp::std_err) > log_.string(), bp::std_in < bp::null,
-        bp::extend::on_exec_setup = [](auto&) { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+        bp::extend::on_exec_setup = [max_files](auto&) {
+          ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+          if (max_files > 0) {
+            const rlimit files{max_files, max_files};
+            ::setrlimit(RLIMIT_NOFILE, &files);
+          }
+        });
   }
   Fedsim(const Fedsim&) = delete;
   Fedsim& operator=(const Fedsim&) = delete;
@@ -417,6 +426,62 @@ TEST_CASE("bad serve and agents input is one line and exit code 2", "[cli][remot
                          short_secret.string(), "--quiet", "--out", (dir / "agents").string()},
                         dir, "agents-short"),
                     "15 bytes, at least 16 needed");
+}
+
+TEST_CASE("a server out of file descriptors closes new connections as it accepts them, and recovers",
+          "[cli][remote][security]") {
+  const fs::path dir = fresh_dir("remote-no-files");
+  const fs::path secret = write_secret(dir / "secret");
+  // 64 descriptors: the run's own files and CAF's take some, the held connections the rest.
+  Fedsim serve(serve_args(tiny, dir, secret, {"--join-timeout", "60", "--auth-timeout", "60"}),
+               dir / "serve.log", 64);
+  const std::string port = wait_for_port(serve, dir / "port");
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(std::stoi(port)));
+  auto connect_one = [&] {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);  // the kernel's backlog
+    return fd;
+  };
+  /// Whether the server closed `fd` within `ms` (its handshake bytes read and dropped).
+  auto closed_within = [](int fd, int ms) {
+    const auto t0 = Clock::now();
+    char buf[1024];
+    while (seconds_since(t0) * 1000 < ms) {
+      pollfd p{fd, POLLIN, 0};
+      if (::poll(&p, 1, 50) <= 0) continue;
+      if (::recv(fd, buf, sizeof buf, 0) <= 0) return true;
+    }
+    return false;
+  };
+  // Hold connections (not yet joined, so each keeps a descriptor of the server's) until one is
+  // closed as soon as it is accepted: the server has no descriptor left.
+  std::vector<int> held;
+  bool refused = false;
+  for (int k = 0; k < 70 && !refused; ++k) {
+    held.push_back(connect_one());
+    refused = closed_within(held.back(), 300);
+  }
+  INFO(serve.output());
+  REQUIRE(refused);
+  CHECK(serve.running());
+  // Further connections are closed too (not left queued while the server spins on accept).
+  for (int k = 0; k < 3; ++k) {
+    const int fd = connect_one();
+    CHECK(closed_within(fd, 2000));
+    ::close(fd);
+  }
+  // Descriptors freed, the agents join and the run completes.
+  for (int fd : held) ::close(fd);
+  Fedsim agents(agents_args(port, secret, "0-7", dir, {"--quiet"}), dir / "agents.log");
+  REQUIRE(serve.wait(60));
+  INFO(agents.output());
+  CHECK(serve.exit_code() == 0);
+  const auto summary = nlohmann::json::parse(slurp(dir / "served" / "summary.json"));
+  CHECK(summary["remote"]["closed_connections"]["no file descriptor left"].get<int>() >= 4);
+  CHECK(summary["remote"]["connections"].get<int>() >= 5);
 }
 
 TEST_CASE("agents with a wrong secret are refused and the server keeps waiting for the right ones",

@@ -68,6 +68,7 @@ struct RunCommandOptions {
   std::string port_file;
   actors::remote::TlsFiles tls;
   double join_timeout = 60;
+  double auth_timeout = 10;
   std::uint64_t max_message_bytes = actors::remote::default_max_message_bytes;
 };
 
@@ -165,8 +166,10 @@ void check_serve(const RunCommandOptions& o, const scenario::ScenarioConfig& con
                      "process; use fedsim run");
   if (!(o.join_timeout > 0) || o.join_timeout > 1e6)
     throw UsageError("--join-timeout must be in (0, 1e6] seconds");
-  if (o.max_message_bytes < 1024)
-    throw UsageError("--max-message-bytes must be at least 1024");
+  if (o.max_message_bytes < 1024 || o.max_message_bytes > (std::uint64_t{1} << 30))
+    throw UsageError("--max-message-bytes must be in 1024 .. 1073741824");
+  if (!(o.auth_timeout >= 0.01) || o.auth_timeout > 1e6)
+    throw UsageError("--auth-timeout must be in [0.01, 1e6] seconds");
   try {
     actors::remote::parse_endpoint(o.listen, "--listen");
     actors::remote::read_secret_file(o.secret_file);
@@ -191,6 +194,7 @@ actors::RunResult serve(const RunCommandOptions& o, const scenario::ScenarioConf
   serve.tls = o.tls;
   serve.join_timeout = o.join_timeout;
   serve.max_message_bytes = o.max_message_bytes;
+  serve.auth_timeout = o.auth_timeout;
   serve.scenario_text = scenario::to_toml(config);
   const bool quiet = o.quiet;
   const std::string port_file = o.port_file;
@@ -426,7 +430,12 @@ void add_serve_command(CLI::App& app) {
                   "seconds to wait for every agent to join before giving up (exit 1)")
       ->capture_default_str();
   cmd->add_option("--max-message-bytes", o->max_message_bytes,
-                  "a message from an agent process larger than this is dropped and counted")
+                  "a message from an agent process larger than this is dropped and counted; a "
+                  "frame larger than 4 times this plus 64 KiB closes its connection")
+      ->capture_default_str();
+  cmd->add_option("--auth-timeout", o->auth_timeout,
+                  "seconds a connection may take to prove the shared secret before it is closed "
+                  "(until then its frames are at most 64 KiB and 256 KiB in all)")
       ->capture_default_str();
   cmd->add_option("--port-file", o->port_file, "write the port listened on to this file");
   cmd->add_option("--tls-cert", o->tls.certificate,

@@ -147,7 +147,9 @@ nlohmann::json run_summary(const scenario::ScenarioConfig& c, const DriverResult
                    {"refused_joins", r.refused},
                    {"dropped_messages", r.dropped},
                    {"lost_agents", lost},
-                   {"rejoined_agents", r.rejoined}};
+                   {"rejoined_agents", r.rejoined},
+                   {"connections", r.connections},
+                   {"closed_connections", r.closed_connections}};
   }
   // What the configuration foretold (a round that never closes, a buffer that never fills),
   // beside the outcome it explains; absent when nothing was foreseen.
