@@ -4,6 +4,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 
+#include <cctype>
 #include <chrono>
 #include <list>
 #include <mutex>
@@ -56,6 +57,8 @@ struct DashboardServer::Impl {
   asio::io_context io;
   tcp::acceptor acceptor{io};
   std::string host;
+  std::uint16_t port_number = 0;
+  bool allow_remote = false;
   std::shared_ptr<DashboardHub> hub;
   std::atomic<bool> stopping{false};
   std::atomic<int> streams{0};  ///< open /events connections
@@ -80,6 +83,17 @@ struct DashboardServer::Impl {
     }
   }
 
+  /// Shuts down the connection that has waited longest for its request; false if none waits.
+  bool evict_oldest_waiting() {
+    for (auto& w : workers)
+      if (!*w.ended && *w.request_due != 0) {
+        ::shutdown(w.fd, SHUT_RDWR);
+        *w.request_due = 0;
+        return true;
+      }
+    return false;
+  }
+
   void accept_loop() {
     pollfd p{acceptor.native_handle(), POLLIN, 0};
     while (!stopping) {
@@ -98,7 +112,9 @@ struct DashboardServer::Impl {
         continue;
       }
       std::lock_guard<std::mutex> lock(workers_mutex);
-      if (workers.size() >= max_connections) {
+      // Full: the oldest connection still sending its request makes room (so half-sent
+      // requests cannot keep everyone out); when every one is being served, a 503.
+      if (workers.size() >= max_connections && !evict_oldest_waiting()) {
         set_send_timeout(socket, 1);
         respond(socket, http::status::service_unavailable, "text/plain",
                 "too many connections to this dashboard\n");
@@ -129,6 +145,9 @@ struct DashboardServer::Impl {
     request_due = 0;
     if (ec) return;
     const auto& request = parser.get();
+    if (!dashboard_host_allowed(std::string(request[http::field::host]), host, port_number, allow_remote))
+      return respond(socket, http::status::forbidden, "text/plain",
+                     "this dashboard answers requests for " + host + " and localhost only\n");
     std::string target(request.target());
     if (const auto q = target.find('?'); q != std::string::npos) target.resize(q);
     if (request.method() != http::verb::get) return respond(socket, http::status::method_not_allowed, "text/plain", "GET only\n");
@@ -180,6 +199,18 @@ struct DashboardServer::Impl {
   }
 };
 
+bool dashboard_host_allowed(const std::string& host_header, const std::string& bound_host,
+                            std::uint16_t port, bool allow_remote) {
+  if (allow_remote || host_header.empty()) return true;
+  std::string h;
+  for (char c : host_header) h += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string p = ":" + std::to_string(port);
+  for (const std::string& name : {bound_host, std::string("127.0.0.1"), std::string("localhost"),
+                                  std::string("[::1]")})
+    if (h == name || h == name + p) return true;
+  return false;
+}
+
 DashboardServer::DashboardServer(const std::string& endpoint, const std::string& option,
                                  bool allow_remote, std::shared_ptr<DashboardHub> hub)
     : impl_(std::make_unique<Impl>()) {
@@ -206,6 +237,8 @@ DashboardServer::DashboardServer(const std::string& endpoint, const std::string&
   if (!ec) impl_->acceptor.bind(ep, ec);
   if (!ec) impl_->acceptor.listen(asio::socket_base::max_listen_connections, ec);
   if (ec) throw UsageError(what + ": cannot listen there (" + ec.message() + ")");
+  impl_->port_number = impl_->acceptor.local_endpoint().port();
+  impl_->allow_remote = allow_remote;
   impl_->accept_thread = std::thread([impl = impl_.get()] { impl->accept_loop(); });
 }
 
