@@ -77,6 +77,35 @@ caf::response_promise forward(self_ptr self, caf::message msg) {
   return rp;
 }
 
+/// A checkpoint's (save) or (restore, bytes), from the driver in this process: passed to the
+/// remote agent, whose answer (its state's bytes, or ok) is the proxy's. The agent serializes
+/// its own state, as in one process; the checkpoint holds it among the members' states.
+template <class Answer>
+caf::response_promise relay_state(self_ptr self, caf::message msg) {
+  auto& s = self->state;
+  const auto sender = self->current_sender();
+  const bool from_here = sender && sender->node() == self->node();
+  caf::response_promise rp = self->make_response_promise();
+  if (!from_here) {
+    drop(self, "checkpoint request not from this process");
+    rp.deliver(caf::make_error(caf::sec::unexpected_message));
+    return rp;
+  }
+  if (!s.agent) {
+    rp.deliver(caf::make_error(caf::sec::runtime_error,
+                               who(s.settings) + ": no agent to take the state of (its process is gone)"));
+    return rp;
+  }
+  self->request(s.agent, std::chrono::seconds(60), std::move(msg))
+      .then([rp](Answer& a) mutable { rp.deliver(std::move(a)); },
+            [rp, self](caf::error& e) mutable {
+              rp.deliver(caf::make_error(caf::sec::runtime_error,
+                                         who(self->state.settings) + "'s process did not answer "
+                                         "for its state: " + caf::to_string(e)));
+            });
+  return rp;
+}
+
 bool from_agent(self_ptr self) {
   auto& s = self->state;
   if (s.agent && self->current_sender() == caf::actor_cast<caf::strong_actor_ptr>(s.agent))
@@ -232,6 +261,12 @@ caf::behavior agent_proxy_actor(caf::stateful_actor<ProxyState>* self, ProxySett
       [self](caf::add_atom, caf::actor& gatekeeper) {  // once, from serve_federation
         auto& g = self->state.settings.gatekeeper;
         if (!g) g = std::move(gatekeeper);
+      },
+      [self](save_atom) {
+        return relay_state<std::vector<char>>(self, caf::make_message(save_atom::value));
+      },
+      [self](restore_atom, std::vector<char>& bytes) {
+        return relay_state<caf::ok_atom>(self, caf::make_message(restore_atom::value, std::move(bytes)));
       },
       [self](caf::get_atom) { return self->state.agent ? self->state.agent.node() : caf::node_id{}; },
       [self](caf::close_atom) {  // stopping, and the agent's process never answered

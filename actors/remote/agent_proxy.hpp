@@ -64,7 +64,9 @@ struct ProxyState {
 ///  - `(add_atom, gatekeeper)`, once, from serve_federation: who may hand it its agent;
 ///  - `(put_atom, agent)` from the gatekeeper: the remote agent for this id (a rejoin after a
 ///    loss makes it recover);
-///  - `(get_atom)` -> the remote agent's node (for tests and logs).
+///  - `(get_atom)` -> the remote agent's node (for tests and logs);
+///  - `(save_atom)` -> the remote agent's state bytes, `(restore_atom, bytes)` -> ok: a
+///    checkpoint's, from this process only, passed to the remote agent (60 s to answer).
 caf::behavior agent_proxy_actor(caf::stateful_actor<ProxyState>* self, ProxySettings settings);
 
 /// Why a message from the remote agent `id` must be dropped, or nullptr if it may be used.

@@ -46,9 +46,6 @@ RunResult serve_federation(caf::actor_system& system, const scenario::ScenarioCo
   if (options.objective || options.agent_host)
     throw std::invalid_argument("serve_federation: the agents evaluate their own objective "
                                 "where they live: leave RunOptions::objective and agent_host unset");
-  if (!options.checkpoint_dir.empty() || options.resume)
-    throw std::invalid_argument("fedsim serve takes and resumes no checkpoint (its agents' "
-                                "state is in other processes)");
   if (serve.secret.size() < min_secret_bytes)
     throw std::invalid_argument("serve: the shared secret must have at least " +
                                 std::to_string(min_secret_bytes) + " bytes");

@@ -6,7 +6,9 @@
 /// from some process (fedsim agents, actors/remote/host_agents.hpp), and runs. The network
 /// delivers to one stand-in per agent (actors/remote/agent_proxy.hpp), so in virtual time the
 /// records are those of `fedsim run` byte for byte, however the agents are split.
-/// FBO family only (Fed-PNE runs in one process), no checkpoints.
+/// FBO family only (Fed-PNE runs in one process). Checkpoints in virtual time as run_federation
+/// takes them: each proxy asks its remote agent for its state; a resumed run waits for every id
+/// to join again (from any processes), then restores each remote agent from the checkpoint.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -52,7 +54,7 @@ struct ServeError : std::runtime_error {
 /// Runs `config` (validated) with its agents elsewhere, in `system`, which must have loaded
 /// CAF's middleman (configure_network(cfg, tls, serve_frame_limits(serve)): without fedsim's
 /// guarded backend any peer can make the middleman allocate 4 GiB) and add_fedsim_types. options.objective and
-/// options.agent_host must be unset; checkpoints are refused. Throws ServeError, RunFailure
+/// options.agent_host must be unset. Throws ServeError, RunFailure
 /// (a member failed, or in virtual time an agent's process was lost: it names the ids), and
 /// std::invalid_argument for a scenario it cannot serve.
 RunResult serve_federation(caf::actor_system& system, const scenario::ScenarioConfig& config,

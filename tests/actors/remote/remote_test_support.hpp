@@ -96,6 +96,12 @@ class ServedRun {
  public:
   ServedRun(scenario::ScenarioConfig config, const fs::path& out_dir,
             actors::remote::ServeOptions serve, std::function<void()> on_done = {})
+      : ServedRun(std::move(config), out_dir, std::move(serve), actors::RunOptions{},
+                  std::move(on_done)) {}
+  /// With run options of the caller's (checkpoints): out_dir and threads are set here.
+  ServedRun(scenario::ScenarioConfig config, const fs::path& out_dir,
+            actors::remote::ServeOptions serve, actors::RunOptions options,
+            std::function<void()> on_done = {})
       : stats_(serve.stats ? serve.stats : std::make_shared<actors::remote::RemoteStats>()) {
     serve.stats = stats_;
     serve.host = "127.0.0.1";
@@ -109,7 +115,6 @@ class ServedRun {
     serve.on_listening = [port, told](std::uint16_t p) {
       if (!told->exchange(true)) port->set_value(p);
     };
-    actors::RunOptions options;
     options.out_dir = out_dir.string();
     options.threads = 2;
     thread_ = std::thread([this, config, options, serve, port, told, on_done] {
