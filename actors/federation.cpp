@@ -1,9 +1,11 @@
 #include "actors/federation.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <thread>
 
 #include "actors/accountant.hpp"
 #include "actors/agent.hpp"
@@ -36,10 +38,35 @@ void configure_scheduler(caf::actor_system_config& cfg, int threads) {
   if (threads > 0) cfg.set("scheduler.max-threads", threads);
 }
 
+namespace {
+
+/// Has every scheduler worker run something before the system is used, so that each thread's
+/// first allocations (CAF's thread-local state, the allocator's arena for the thread) are
+/// behind it: a worker whose first allocation came while memory was exhausted crashed inside
+/// jemalloc (SIGSEGV) instead of failing loudly (issue 32). Each of n actors holds its worker
+/// until all n have started (at most a second), so n distinct workers ran one.
+void start_every_worker(caf::actor_system& system) {
+  const std::size_t n = system.scheduler().num_workers();
+  auto started = std::make_shared<std::atomic<std::size_t>>(0);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  for (std::size_t k = 0; k < n; ++k)
+    system.spawn([started, n, until](caf::event_based_actor* self) {
+      ++*started;
+      while (started->load() < n && std::chrono::steady_clock::now() < until)
+        std::this_thread::yield();
+      self->quit();
+    });
+  while (started->load() < n && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+}
+
+}  // namespace
+
 FederationSystem::FederationSystem(int threads) {
   add_fedsim_types(config_);
   configure_scheduler(config_, threads);
   system_ = std::make_unique<caf::actor_system>(config_);
+  start_every_worker(*system_);
 }
 
 RunResult run_federation(const scenario::ScenarioConfig& config, const RunOptions& options) {

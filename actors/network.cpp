@@ -416,9 +416,9 @@ void arm_wake_up(self_ptr self) {
   auto& s = self->state;
   if (s.queue.empty() || s.failed || !s.running) return;
   const double due = s.queue.top().time;
-  if (s.wake_armed && s.wake_due <= due) return;
   // Nothing can come before it (no delivery unanswered, nothing received unqueued): waiting
-  // beyond the horizon for it is a run that makes no progress.
+  // beyond the horizon for it is a run that makes no progress. (Before the armed wake-up is
+  // looked at: one may have been armed for it while a delivery was still unanswered.)
   const double away = due * s.plan.clock.time_scale - elapsed(s);
   if (s.outstanding == 0 && s.inbox.empty() && !(away <= s.plan.clock.horizon)) {
     std::string why = "the next event is at model time ";
@@ -430,6 +430,7 @@ void arm_wake_up(self_ptr self) {
     why += " s";
     return stop_run(self, std::move(why));
   }
+  if (s.wake_armed && s.wake_due <= due) return;
   if (!std::isfinite(due))  // no event is queued for ever (infinite waits send no timer)
     throw std::logic_error("network: an event queued at time " + std::to_string(due) +
                            " can never be delivered in wall-clock time");

@@ -59,6 +59,13 @@ struct Slot {
   std::shared_ptr<WorkerLog> log;
 };
 
+/// One allocation and its release, which the compiler may not leave out.
+void warm_allocator() {
+  static volatile std::size_t sink = 0;
+  std::string s(static_cast<std::size_t>(64) + sink, 'x');
+  sink = sink + s.size() - s.size();
+}
+
 std::chrono::steady_clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
 }
@@ -114,6 +121,9 @@ class ExternalEvaluator::Pool {
     sigemptyset(&pipe);
     sigaddset(&pipe, SIGPIPE);
     ::pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
+    // The thread's first allocation now, not at its first request, which may come while memory
+    // is exhausted: jemalloc sets up a thread's arena then, and crashed when it could not.
+    warm_allocator();
     for (;;) {
       try {
         io_.run();

@@ -81,10 +81,11 @@ TEST_CASE("a worker that exits at once stops the run with exit 3", "[cli][extern
 
 TEST_CASE("a share of failed evaluations above run.max_failure_rate stops the run",
           "[cli][external][no-progress]") {
-  // Every other evaluation of each agent fails: never 2 in a row after the first answer.
+  // The odd iterations of each agent fail (-1 of the initial design, 1, 3, ...): never 2 in a
+  // row, and at most half of them.
   const fs::path dir = external_run(
       "failure-rate",
-      "    if r['iteration'] % 2 == 0:\n"
+      "    if r['iteration'] % 2 == 1:\n"
       "        print(json.dumps({'id': r['id'], 'error': 'even'}), flush=True)\n"
       "        continue\n" + answer,
       "on_failure = \"skip\"\n");
@@ -164,11 +165,45 @@ TEST_CASE("SIGTERM ends a run whose members wait for ever, without a checkpoint,
   const auto r = fedsim::test::run_shell(
       "FEDSIM_DEBUG_INTERRUPT_GRACE=0.5 " + fedsim::test::fedsim_binary() + " run " +
       (dir / "run.toml").string() + " --quiet --out " + (dir / "out").string() +
-      " & pid=$!; ( sleep 60; kill -KILL $pid ) 2>/dev/null & guard=$!; "
+      " & pid=$!; ( trap exit TERM; sleep 60 & wait $!; kill -KILL $pid ) >/dev/null 2>&1 & "
+      "guard=$!; "
       "for i in $(seq 200); do [ -f " + started + " ] && break; sleep 0.05; done; "
       "kill -TERM $pid; wait $pid; code=$?; kill $guard; echo \"exit $code\"");
   INFO(r.output);
   CHECK(r.output.find("exit 143") != std::string::npos);  // 128 + SIGTERM, not SIGKILL's 137
   CHECK(r.output.find("fedsim: interrupted: SIGTERM: the run reached no quiet moment") !=
         std::string::npos);
+}
+
+TEST_CASE("a TCP service that accepts and never answers stops the run with exit 3",
+          "[cli][external][no-progress]") {
+  const fs::path dir = fresh_dir("tcp-silent");
+  fs::create_directories(dir);
+  // Accepts every connection, reads, never writes; prints its port first.
+  std::ofstream(dir / "silent.py")
+      << "import socket, threading\n"
+         "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(16)\n"
+         "print(s.getsockname()[1], flush=True)\n"
+         "held = []\n"
+         "while True:\n"
+         "    c, _ = s.accept(); held.append(c)\n";
+  const auto port = fedsim::test::run_shell(
+      fedsim::test::python_interpreter() + " " + (dir / "silent.py").string() + " > " +
+      (dir / "port").string() + " 2>/dev/null & echo $! > " + (dir / "pid").string() +
+      "; for i in $(seq 100); do [ -s " + (dir / "port").string() + " ] && break; sleep 0.05; "
+      "done; cat " + (dir / "port").string());
+  std::string pid = slurp(dir / "pid");
+  pid.erase(std::remove(pid.begin(), pid.end(), '\n'), pid.end());
+  const std::string p = port.output.substr(0, port.output.find('\n'));
+  REQUIRE_FALSE(p.empty());
+  std::ofstream(dir / "run.toml")
+      << "name = \"silent\"\n[world]\nagents = 2\n[world.objective]\nkind = \"tcp\"\n"
+         "address = \"127.0.0.1:" << p << "\"\ndimension = 2\nworkers = 4\ntimeout = 0.2\n"
+         "[algorithm]\nname = \"fts-de\"\niterations = 3\nn_init = 3\nfeatures = 20\n"
+         "kernel_lengthscale = 0.2\nacquisition_candidates = 100\n";
+  const auto r = run_fedsim("run " + (dir / "run.toml").string() + " --quiet --out " +
+                            (dir / "out").string());
+  fedsim::test::run_shell("kill " + pid);
+  check_incomplete(r, "timeout: worker ");
+  CHECK(r.output.find("see the evaluation service's own log") != std::string::npos);
 }
