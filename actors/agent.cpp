@@ -119,7 +119,7 @@ void record_answer(PendingQuery& q, const Answer& a, double wall_seconds, int at
 }
 
 /// The breaker: counts an outcome and, when failures go on, stops the run (close_atom to the
-/// network, with the line `fedsim run` prints). Returns whether it stopped the run.
+/// network, once, with the line `fedsim run` prints). Returns whether failures go on.
 bool failures_stop_run(self_ptr self, const PendingQuery& q) {
   auto& s = self->state;
   const AgentShared& sh = *s.shared;
@@ -144,6 +144,7 @@ bool failures_stop_run(self_ptr self, const PendingQuery& q) {
   } else {
     return false;
   }
+  if (s.halted) return true;  // said once
   s.halted = true;
   self->send(sh.network, caf::close_atom_v,
              "agent " + std::to_string(s.id) + ": " + why + "; the last: " + q.failure +
@@ -196,7 +197,7 @@ void ask_objective(self_ptr self) {
 /// An external evaluation's outcome.
 void on_evaluation_result(self_ptr self, const evaluation_result& r) {
   auto& s = self->state;
-  if (s.halted || r.generation != s.generation || !s.busy || r.slot < 0 ||
+  if (r.generation != s.generation || !s.busy || r.slot < 0 ||
       r.slot >= static_cast<std::int32_t>(s.pending.size()) || s.pending[r.slot].answered)
     return;  // a batch abandoned by a crash
   PendingQuery& q = s.pending[r.slot];
@@ -218,7 +219,9 @@ void on_evaluation_result(self_ptr self, const evaluation_result& r) {
     q.attempts = r.attempts;
     q.failure = r.failure_kind + ": " + r.failure_message;
   }
-  if (failures_stop_run(self, q)) return;
+  // The agent goes on as before: the network ends the run (an agent in another process,
+  // whose stand-in does not pass the message on, just goes on).
+  failures_stop_run(self, q);
   for (const PendingQuery& p : s.pending)
     if (!p.answered) return;
   charge_compute_time(self);

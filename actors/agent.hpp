@@ -88,7 +88,7 @@ struct AgentActorState {
   /// Evaluations answered or failed, those that failed, and those failed in a row, since the
   /// run (or its resume) started: the breaker's counts (AgentShared::max_consecutive_failures).
   std::int64_t evaluations = 0, failures = 0, failures_in_row = 0;
-  bool halted = false;  ///< the breaker stopped the run: outcomes are no longer handled
+  bool halted = false;  ///< the breaker has told the network to stop the run
   /// Bumped when a batch is abandoned (a crash): late answers of older batches are ignored.
   std::uint64_t generation = 0;
   /// Replies to the network held while external evaluations run (never in a checkpoint: the

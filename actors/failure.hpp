@@ -33,11 +33,11 @@ std::string describe_failure(const caf::error& reason);
 /// Whether `reason` carries its own text (member_failure, or any runtime_error with a message).
 bool is_member_failure(const caf::error& reason);
 
-/// The bytes the process keeps aside for its failure path after an out-of-memory
-/// (memory_reserve_bytes, allocated on first use of this file's functions).
+/// The address space the process keeps aside for its failure path after an out-of-memory
+/// (mapped by the first fail_loudly, unmapped by release_memory_reserve).
 inline constexpr std::size_t memory_reserve_bytes = std::size_t{32} << 20;
 
-/// Gives the reserve back to the allocator (once; later calls do nothing). Never allocates,
+/// Gives the reserve back to the system (once; later calls do nothing). Never allocates,
 /// never throws: safe inside a catch of std::bad_alloc.
 void release_memory_reserve() noexcept;
 
@@ -54,20 +54,19 @@ void fail_loudly(Self* self, std::string who) {
       member_failure(who, "out of memory (std::bad_alloc in a handler)"));
   self->set_exception_handler(
       [who = std::move(who), oom = std::move(oom)](std::exception_ptr& e) -> caf::error {
-        try {
-          std::rethrow_exception(e);
+        try {  // out of memory, whether it escaped the handler or comes while naming what did
+          try {
+            std::rethrow_exception(e);
+          } catch (const std::bad_alloc&) {
+            throw;
+          } catch (const std::exception& x) {
+            return member_failure(who, x.what());
+          } catch (...) {
+            return member_failure(who, "an exception that is not a std::exception");
+          }
         } catch (const std::bad_alloc&) {
           release_memory_reserve();
           return std::move(*oom);
-        } catch (const std::exception& x) {
-          try {
-            return member_failure(who, x.what());
-          } catch (const std::bad_alloc&) {
-            release_memory_reserve();
-            return std::move(*oom);
-          }
-        } catch (...) {
-          return member_failure(who, "an exception that is not a std::exception");
         }
       });
 }
