@@ -153,10 +153,12 @@ class ProcessWorker final : public StreamWorker {
   }
 
   /// Takes what the worker's stderr holds now, without waiting (before its answers are
-  /// handled, so that its log holds what it printed before them; and when it is stopped).
+  /// handled, so that its log holds what it printed before them; and when it is stopped), at
+  /// most 64 reads (1 MiB): a writer that never pauses (a descendant that escaped) cannot hold
+  /// the evaluator's thread here.
   void drain_stderr() {
     if (!log_ || !stderr_.is_open()) return;
-    for (;;) {
+    for (int reads = 0; reads < 64; ++reads) {
       const ssize_t n = ::read(stderr_.native_handle(), err_buffer_.data(), err_buffer_.size());
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return;
