@@ -9,6 +9,7 @@
 #include "actors/decimal.hpp"
 #include "actors/failure.hpp"
 #include "actors/faults/corruptions.hpp"
+#include "actors/run_keys.hpp"
 #include "engine/rng.hpp"
 
 namespace fedsim::actors {
@@ -425,7 +426,8 @@ void arm_wake_up(self_ptr self) {
     append_g10(why, due);
     why += ", ";
     append_g10(why, away);
-    why += " s of real time away with nothing else pending, beyond run.wall_horizon = ";
+    why += " s of real time away with nothing else pending, beyond " +
+           run_keys::full(run_keys::wall_horizon) + " = ";
     append_g10(why, s.plan.clock.horizon);
     why += " s";
     return stop_run(self, std::move(why));
