@@ -3,15 +3,18 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
-#include <string>
 #include <limits>
+#include <memory>
+#include <string>
 
 #include "actors/checkpoint/state_archive.hpp"
+#include "actors/decimal.hpp"
 #include "actors/failure.hpp"
 #include "engine/fbo/algorithm_traits.hpp"
 #include "engine/fbo/streams.hpp"
 #include "actors/integrity.hpp"
 #include "actors/logging.hpp"
+#include "actors/run_keys.hpp"
 
 namespace fedsim::fbo {
 /// Checkpoint fields of a point and of a query's choice.
@@ -103,6 +106,52 @@ void record_answer(PendingQuery& q, const Answer& a, double wall_seconds, int at
   q.attempts = attempts;
 }
 
+/// FEDSIM_DEBUG_OOM_AGENT: takes memory in 1 MiB blocks until the allocator refuses, and
+/// keeps it (as a real out-of-memory leaves the memory taken). Meant for an address-space limit
+/// (ulimit -v): one byte of each block is touched, not the whole block.
+[[noreturn]] void exhaust_memory() {
+  static std::vector<std::unique_ptr<char[]>> taken;
+  taken.reserve(std::size_t{1} << 20);
+  for (;;) {
+    taken.emplace_back(new char[std::size_t{1} << 20]);
+    taken.back()[0] = 1;
+  }
+}
+
+/// The breaker: counts an outcome and, when failures go on, stops the run (close_atom to the
+/// network, once, with the line `fedsim run` prints). Returns whether failures go on.
+bool failures_stop_run(self_ptr self, const PendingQuery& q) {
+  auto& s = self->state;
+  const AgentShared& sh = *s.shared;
+  ++s.evaluations;
+  if (!q.failed) {
+    s.failures_in_row = 0;
+    return false;
+  }
+  ++s.failures;
+  ++s.failures_in_row;
+  std::string why;
+  if (sh.max_consecutive_failures > 0 && s.failures_in_row >= sh.max_consecutive_failures)
+    why = std::to_string(s.failures_in_row) + " evaluations in a row failed (run." +
+          run_keys::max_consecutive_failures + " = " +
+          std::to_string(sh.max_consecutive_failures) + ")";
+  else if (s.evaluations >= sh.failure_rate_after &&
+           static_cast<double>(s.failures) > sh.max_failure_rate * static_cast<double>(s.evaluations)) {
+    why = std::to_string(s.failures) + " of " + std::to_string(s.evaluations) +
+          " evaluations failed (run." + run_keys::max_failure_rate + " = ";
+    append_g10(why, sh.max_failure_rate);
+    why += ")";
+  } else {
+    return false;
+  }
+  if (s.halted) return true;  // said once
+  s.halted = true;
+  self->send(sh.network, caf::close_atom_v,
+             "agent " + std::to_string(s.id) + ": " + why + "; the last: " + q.failure +
+                 (sh.failure_hint.empty() ? "" : "; " + sh.failure_hint));
+  return true;
+}
+
 /// Asks the objective for every query of the batch: at once for an objective evaluated here,
 /// or by submitting them to one evaluated elsewhere, whose outcomes come back as
 /// evaluation_result messages.
@@ -112,6 +161,7 @@ void ask_objective(self_ptr self) {
   s.busy = true;
   if (static_cast<std::int64_t>(s.id) == s.shared->fail_agent)
     throw std::runtime_error("injected failure (FEDSIM_DEBUG_FAIL_AGENT)");
+  if (static_cast<std::int64_t>(s.id) == s.shared->oom_agent) exhaust_memory();
   const AsyncEvaluator* remote = objective.async();
   const int id = static_cast<int>(s.id);
   for (std::size_t k = 0; k < s.pending.size(); ++k) {
@@ -169,6 +219,9 @@ void on_evaluation_result(self_ptr self, const evaluation_result& r) {
     q.attempts = r.attempts;
     q.failure = r.failure_kind + ": " + r.failure_message;
   }
+  // The agent goes on as before: the network ends the run (an agent in another process,
+  // whose stand-in does not pass the message on, just goes on).
+  failures_stop_run(self, q);
   for (const PendingQuery& p : s.pending)
     if (!p.answered) return;
   charge_compute_time(self);

@@ -13,7 +13,9 @@
 /// while evaluations run, and agents whose queries start at the same virtual time are
 /// evaluated in parallel by the workers. A failed evaluation is skipped (recorded in
 /// events.jsonl as evaluation_failed), or fails the agent, and with it the run, when the
-/// objective says it is fatal (on_failure = abort).
+/// objective says it is fatal (on_failure = abort). Failures that go on (too many in a row,
+/// or too large a share: AgentShared's breaker) stop the run as not completed: the agent sends
+/// the network (close_atom, why), and `fedsim run` exits 3 with that line.
 #include <memory>
 #include <optional>
 #include <vector>
@@ -38,6 +40,18 @@ struct AgentShared {
   /// Test hook, from the environment variable FEDSIM_DEBUG_FAIL_AGENT: this agent throws at
   /// its first evaluation, to test that a failing actor fails the run (-1: none).
   std::int64_t fail_agent = -1;
+  /// Test hook, from FEDSIM_DEBUG_OOM_AGENT: this agent takes memory until the allocator
+  /// refuses (std::bad_alloc) at its first evaluation, and keeps what it took, to test that an
+  /// out-of-memory fails the run naming it (-1: none). Only under a memory limit.
+  std::int64_t oom_agent = -1;
+  /// The circuit breaker of evaluations that fail (objectives evaluated elsewhere): this many
+  /// in a row (0: never), or a share above max_failure_rate once failure_rate_after were made,
+  /// stop the run as not completed (run.max_consecutive_failures, run.max_failure_rate).
+  int max_consecutive_failures = 0;
+  double max_failure_rate = 1.0;
+  int failure_rate_after = 10;
+  /// Where to see why evaluations failed, for the breaker's line ("" when unknown).
+  std::string failure_hint;
   caf::actor network;
   caf::actor recorder;
 };
@@ -71,6 +85,10 @@ struct AgentActorState {
   bool alive = true;
   bool done = false;
   std::vector<PendingQuery> pending;    ///< the batch being evaluated
+  /// Evaluations answered or failed, those that failed, and those failed in a row, since the
+  /// run (or its resume) started: the breaker's counts (AgentShared::max_consecutive_failures).
+  std::int64_t evaluations = 0, failures = 0, failures_in_row = 0;
+  bool halted = false;  ///< the breaker has told the network to stop the run
   /// Bumped when a batch is abandoned (a crash): late answers of older batches are ignored.
   std::uint64_t generation = 0;
   /// Replies to the network held while external evaluations run (never in a checkpoint: the

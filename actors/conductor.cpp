@@ -119,9 +119,10 @@ caf::behavior conductor_actor(caf::stateful_actor<ConductorState>* self, Conduct
       [self](std::uint64_t sent, std::uint64_t delivered, std::uint64_t dropped,
              std::uint64_t duplicated, std::uint64_t corrupted, std::uint64_t bytes,
              double final_time, double lateness_median, double lateness_p99,
-             std::uint64_t settled) {
+             std::uint64_t settled, std::string& stopped) {
         auto& s = self->state;
         s.network_done = true;
+        s.setup.out->stopped = std::move(stopped);
         s.setup.out->network = {sent,  delivered,  dropped,         duplicated,   corrupted,
                                 bytes, final_time, lateness_median, lateness_p99, settled};
         ask_results(self);

@@ -26,6 +26,8 @@ struct ConductedRun {
   NetworkTotals network;
   finish_summary summary;                 ///< the recorder's
   std::string reason;                     ///< the server's: why the run could not finish
+  /// The network's: why it stopped the run before it finished (NetworkState::stopped_why).
+  std::string stopped;
   std::optional<privacy_status> spent;    ///< the accountant's, if there is one
   std::optional<agent_privacy> per_agent;
   /// Empty when the run ended and every result came; else the run's failure, naming the member

@@ -1,9 +1,11 @@
 #include "actors/federation.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <thread>
 
 #include "actors/accountant.hpp"
 #include "actors/agent.hpp"
@@ -36,10 +38,35 @@ void configure_scheduler(caf::actor_system_config& cfg, int threads) {
   if (threads > 0) cfg.set("scheduler.max-threads", threads);
 }
 
+namespace {
+
+/// Has every scheduler worker run something before the system is used, so that each thread's
+/// first allocations (CAF's thread-local state, the allocator's arena for the thread) are
+/// behind it: a worker whose first allocation came while memory was exhausted crashed inside
+/// jemalloc (SIGSEGV) instead of failing loudly (issue 32). Each of n actors holds its worker
+/// until all n have started (at most a second), so n distinct workers ran one.
+void start_every_worker(caf::actor_system& system) {
+  const std::size_t n = system.scheduler().num_workers();
+  auto started = std::make_shared<std::atomic<std::size_t>>(0);
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  for (std::size_t k = 0; k < n; ++k)
+    system.spawn([started, n, until](caf::event_based_actor* self) {
+      ++*started;
+      while (started->load() < n && std::chrono::steady_clock::now() < until)
+        std::this_thread::yield();
+      self->quit();
+    });
+  while (started->load() < n && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::microseconds(100));
+}
+
+}  // namespace
+
 FederationSystem::FederationSystem(int threads) {
   add_fedsim_types(config_);
   configure_scheduler(config_, threads);
   system_ = std::make_unique<caf::actor_system>(config_);
+  start_every_worker(*system_);
 }
 
 RunResult run_federation(const scenario::ScenarioConfig& config, const RunOptions& options) {
@@ -53,10 +80,11 @@ namespace {
 /// in virtual time, wave markers (NetworkWiring::live).
 bool live(const RunObserver& o) { return o.agent || o.wave; }
 
-/// FEDSIM_DEBUG_FAIL_AGENT=n makes agent (or client) n throw at its first evaluation: a test
-/// hook for the failure path, outside the scenario (it is not part of an experiment).
-std::int64_t fail_agent_from_environment() {
-  const char* v = std::getenv("FEDSIM_DEBUG_FAIL_AGENT");
+/// FEDSIM_DEBUG_FAIL_AGENT=n makes agent (or client) n throw at its first evaluation, and
+/// FEDSIM_DEBUG_OOM_AGENT=n makes agent n run out of memory there: test hooks for the failure
+/// paths, outside the scenario (they are not part of an experiment). -1: none.
+std::int64_t agent_from_environment(const char* name) {
+  const char* v = std::getenv(name);
   if (!v || !*v) return -1;
   char* end = nullptr;
   const long long n = std::strtoll(v, &end, 10);
@@ -201,8 +229,10 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
   result.agents_without_observations = f.without;
   result.mean_best_observed = f.mean_best_observed;
   result.failed_evaluations = f.failed_evaluations;
-  result.completed = out->reason.empty();
-  result.reason = std::move(out->reason);
+  // A run the network stopped (it could not make progress) is not complete, whatever the
+  // server would say of it.
+  result.completed = out->reason.empty() && out->stopped.empty();
+  result.reason = std::move(out->stopped.empty() ? out->reason : out->stopped);
   if (out->spent) {
     result.epsilon = out->spent->epsilon;
     result.epsilon_rdp = out->spent->epsilon_rdp;
@@ -244,7 +274,7 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
   shared->network = network;
   shared->recorder = recorder;
   shared->log_states = live(options.observer);
-  shared->fail_agent = fail_agent_from_environment();
+  shared->fail_agent = agent_from_environment("FEDSIM_DEBUG_FAIL_AGENT");
   std::vector<caf::actor> clients;
   for (int m = 0; m < M; ++m)
     clients.push_back(system.spawn(fed_pne_client_actor, static_cast<node_id>(m),
@@ -269,6 +299,36 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
   return result;
 }
 
+/// Where a run's failed evaluations say why, for the breaker's line (actors/agent.hpp).
+std::string failure_hint(const scenario::ScenarioConfig& config) {
+  switch (config.world.objective.kind) {
+    case SyntheticConfig::Kind::command:
+      return "the workers' stderr is in workers/worker-<slot>.log of the run's folder";
+    case SyntheticConfig::Kind::tcp:
+      return "see the evaluation service's own log";
+    case SyntheticConfig::Kind::perturbed:
+    case SyntheticConfig::Kind::mixture:
+    case SyntheticConfig::Kind::branin:
+    case SyntheticConfig::Kind::hartmann3:
+    case SyntheticConfig::Kind::hartmann6:
+    case SyntheticConfig::Kind::ackley:
+    case SyntheticConfig::Kind::tuning:
+      return "";  // an embedding program's own objective (RunOptions::objective)
+  }
+  return "";
+}
+
+/// A run whose evaluations failed and in which some agent never observed anything is not
+/// complete, even when every member finished (a breaker turned off, or failures too few in a
+/// row to trip it).
+void check_observed(RunResult& r) {
+  if (!r.completed || r.failed_evaluations == 0 || r.agents_without_observations == 0) return;
+  r.completed = false;
+  r.reason = std::to_string(r.agents_without_observations) +
+             " agent(s) never observed anything, and " + std::to_string(r.failed_evaluations) +
+             " evaluation(s) failed (events.jsonl: evaluation_failed)";
+}
+
 }  // namespace
 
 std::shared_ptr<AgentShared> make_agent_shared(const scenario::ScenarioConfig& config,
@@ -283,7 +343,12 @@ std::shared_ptr<AgentShared> make_agent_shared(const scenario::ScenarioConfig& c
   shared->wait_for_broadcast = policy::make_round_policy(config.policy)->agents_wait();
   shared->network = std::move(network);
   shared->recorder = std::move(recorder);
-  shared->fail_agent = fail_agent_from_environment();
+  shared->fail_agent = agent_from_environment("FEDSIM_DEBUG_FAIL_AGENT");
+  shared->oom_agent = agent_from_environment("FEDSIM_DEBUG_OOM_AGENT");
+  shared->max_consecutive_failures = config.run.max_consecutive_failures;
+  shared->max_failure_rate = config.run.max_failure_rate;
+  shared->failure_rate_after = scenario::RunClockConfig::failure_rate_after;
+  shared->failure_hint = failure_hint(config);
   return shared;
 }
 
@@ -388,6 +453,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
                              fbo::to_string(algo.algorithm), config.seed, options.out_dir);
   RunResult result = drive(system, config, options, network, server, agents, recorder,
                            accountant, algo.learners(), algo.iterations, dimension);
+  check_observed(result);
   result.delta = algo.effective_delta();
   if (!result.mean_simple_regret.empty()) result.final_simple_regret = result.mean_simple_regret.back();
   result.wall_time =

@@ -6,8 +6,10 @@
 
 #include "actors/agent_states.hpp"
 #include "actors/checkpoint/state_archive.hpp"
+#include "actors/decimal.hpp"
 #include "actors/failure.hpp"
 #include "actors/faults/corruptions.hpp"
+#include "actors/run_keys.hpp"
 #include "engine/rng.hpp"
 
 namespace fedsim::actors {
@@ -177,6 +179,7 @@ void pump(self_ptr self);
 void on_reply(self_ptr self) {
   auto& s = self->state;
   --s.outstanding;
+  if (!s.running) return;  // the run ended (a failure, a stop): nothing more is delivered
   if (s.plan.clock.wall) return pump(self);  // the clock did not wait: the run may be over
   if (s.outstanding == 0) advance(self);
 }
@@ -219,7 +222,17 @@ void finish(self_ptr self, double final_time) {
   flush_log(self);
   const auto& t = s.totals;
   s.finished.deliver(t.sent, t.delivered, t.dropped, t.duplicated, t.corrupted, t.bytes,
-                     t.final_time, t.lateness_median, t.lateness_p99, t.settled);
+                     t.final_time, t.lateness_median, t.lateness_p99, t.settled, s.stopped_why);
+}
+
+/// The run cannot make progress: it ends now, as not completed, with its totals so far and
+/// `why` (the caller of run reports it; `fedsim run` exits 3). Deliveries still outstanding
+/// stay unanswered: the members are stopped next.
+void stop_run(self_ptr self, std::string why) {
+  auto& s = self->state;
+  if (!s.running || s.failed) return;
+  s.stopped_why = std::move(why);
+  finish(self, s.plan.clock.wall ? s.last_event : s.now);
 }
 
 /// Wall seconds since the run started (wall-clock time).
@@ -404,6 +417,21 @@ void arm_wake_up(self_ptr self) {
   auto& s = self->state;
   if (s.queue.empty() || s.failed || !s.running) return;
   const double due = s.queue.top().time;
+  // Nothing can come before it (no delivery unanswered, nothing received unqueued): waiting
+  // beyond the horizon for it is a run that makes no progress. (Before the armed wake-up is
+  // looked at: one may have been armed for it while a delivery was still unanswered.)
+  const double away = due * s.plan.clock.time_scale - elapsed(s);
+  if (s.outstanding == 0 && s.inbox.empty() && !(away <= s.plan.clock.horizon)) {
+    std::string why = "the next event is at model time ";
+    append_g10(why, due);
+    why += ", ";
+    append_g10(why, away);
+    why += " s of real time away with nothing else pending, beyond " +
+           run_keys::full(run_keys::wall_horizon) + " = ";
+    append_g10(why, s.plan.clock.horizon);
+    why += " s";
+    return stop_run(self, std::move(why));
+  }
   if (s.wake_armed && s.wake_due <= due) return;
   if (!std::isfinite(due))  // no event is queued for ever (infinite waits send no timer)
     throw std::logic_error("network: an event queued at time " + std::to_string(due) +
@@ -601,6 +629,8 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
         went_on(self);
       },
       [self](caf::ok_atom) { on_reply(self); },  // a member handled a delivery
+      // A member says the run cannot make progress (an agent's breaker): it ends, incomplete.
+      [self](caf::close_atom, std::string& why) { stop_run(self, std::move(why)); },
       [self](wake_atom, std::uint64_t seq) {
         auto& s = self->state;
         if (seq == s.wake_seq) s.wake_armed = false;  // the armed one; an older one is stale

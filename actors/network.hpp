@@ -142,6 +142,9 @@ struct NetworkState {
   /// A member that failed (or stopped) before the run started: the run fails as it starts.
   std::optional<caf::error> early_failure;
   bool failed = false;  ///< a member failed: nothing more is delivered
+  /// Why the run was stopped before it finished, as not completed (an agent's breaker of
+  /// failing evaluations, the wall-clock horizon); "" when it was not.
+  std::string stopped_why;
   caf::response_promise finished;
   NetworkTotals totals;
   CheckpointSettings checkpoints;
@@ -178,7 +181,12 @@ struct NetworkState {
 ///  - `(run_atom)` from the federation: sends `kickoff` to the server and to every agent at
 ///    time 0 (a system event: the start of the run is not a message that can be lost), runs until no
 ///    event is left, then replies (sent, delivered, dropped, duplicated, corrupted, bytes,
-///    final time, lateness median, lateness p99), or the error of the first member that failed;
+///    final time, lateness median, lateness p99, settled, why it stopped early: "" when it
+///    did not), or the error of the first member that failed;
+///  - `(caf::close_atom, why)` from a member: the run cannot make progress (an agent's breaker
+///    of failing evaluations); it ends now with its totals so far and `why`. The network itself
+///    ends a wall-clock run so when nothing is outstanding and its next event is more than
+///    `plan.clock.horizon` real seconds away (run.wall_horizon);
 ///  - `(wake_atom, number)` from itself, wall-clock time only: a wake-up, when the earliest
 ///    queued event is due (a stale one, of an earlier number, only delivers what is due);
 ///  - `(checkpoint_atom, rounds closed)` from the server after each round (phase): at the next

@@ -76,7 +76,8 @@ NetworkPlan make_network_plan(const scenario::ScenarioConfig& config) {
   plan.seed = config.seed;
   plan.malformed = net.malformed;
   plan.detection_delay = net.detection_delay;
-  plan.clock = {config.run.wall(), config.run.time_scale, config.run.injected_compute};
+  plan.clock = {config.run.wall(), config.run.time_scale, config.run.injected_compute,
+                config.run.wall_horizon};
   plan.agents.assign(N, AgentPlan{});
   for (auto& a : plan.agents) a.link = net.link;
   for (size_t g = 0; g < net.groups.size(); ++g)

@@ -50,6 +50,9 @@ struct ClockPlan {
   bool wall = false;
   double time_scale = 1.0;        ///< wall: wall seconds per model second
   bool injected_compute = false;  ///< wall: agents' self-timers also held for modelled compute
+  /// wall: real seconds; a next event further away while nothing is outstanding ends the run
+  /// as not completed (run.wall_horizon)
+  double horizon = std::numeric_limits<double>::infinity();
 };
 
 struct NetworkPlan {

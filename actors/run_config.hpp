@@ -166,7 +166,8 @@ struct OutputConfig {
   bool logs_traffic() const { return events == EventLog::all; }
 };
 
-/// Which clock a run keeps ([run] in a scenario file; docs/wall-clock.md). Actors driver only.
+/// Which clock a run keeps and when a run that makes no progress ends ([run] in a scenario
+/// file; docs/wall-clock.md). Actors driver only.
 struct RunClockConfig {
   /// virtual: a discrete-event simulation, the clock jumps from event to event and waits for
   /// every handler; wall: the network delivers each event when the real clock reaches its
@@ -177,6 +178,17 @@ struct RunClockConfig {
   /// wall: an agent's self-timer is also held for its modelled compute time (the objective's
   /// cost, else the link's compute model per evaluation), as virtual time charges it.
   bool injected_compute = false;
+  /// wall: the run ends (exit 3, not completed) when nothing is outstanding and its next event
+  /// is more than this many real seconds away (infinity: never).
+  double wall_horizon = 3600.0;
+  /// External objectives: this many failed evaluations in a row of one agent stop the run
+  /// (exit 3, not completed; 0: never).
+  int max_consecutive_failures = 3;
+  /// External objectives: a share of one agent's evaluations failed above this stops the run
+  /// (exit 3, not completed), judged once the agent has had failure_rate_after evaluations
+  /// (1: never).
+  double max_failure_rate = 0.5;
+  static constexpr int failure_rate_after = 10;
   bool wall() const { return time == Time::wall; }
 };
 

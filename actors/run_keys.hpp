@@ -12,6 +12,9 @@ constexpr const char* table = "run";
 constexpr const char* time = "time";
 constexpr const char* time_scale = "time_scale";
 constexpr const char* injected_compute = "injected_compute";
+constexpr const char* wall_horizon = "wall_horizon";
+constexpr const char* max_consecutive_failures = "max_consecutive_failures";
+constexpr const char* max_failure_rate = "max_failure_rate";
 
 /// "run." + name ("run.time").
 inline std::string full(const char* name) { return std::string(table) + "." + name; }

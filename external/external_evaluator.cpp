@@ -11,12 +11,14 @@
 #include <deque>
 #include <filesystem>
 #include <mutex>
+#include <new>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "external/protocol.hpp"
 #include "external/worker.hpp"
+#include "external/worker_log.hpp"
 
 namespace fedsim::external {
 
@@ -52,7 +54,17 @@ struct Slot {
   std::uint64_t timer_serial = 0;  ///< a timer handler of an older purpose does nothing
   double backoff;                  ///< seconds before the next restart after a failure
   Clock::time_point sent_at;
+  /// Command workers with a log folder: the slot's capped stderr log, made when its first
+  /// worker starts and shared by the slot's workers.
+  std::shared_ptr<WorkerLog> log;
 };
+
+/// One allocation and its release, which the compiler may not leave out.
+void warm_allocator() {
+  static volatile std::size_t sink = 0;
+  std::string s(static_cast<std::size_t>(64) + sink, 'x');
+  sink = sink + s.size() - s.size();
+}
 
 std::chrono::steady_clock::duration seconds(double s) {
   return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
@@ -109,10 +121,16 @@ class ExternalEvaluator::Pool {
     sigemptyset(&pipe);
     sigaddset(&pipe, SIGPIPE);
     ::pthread_sigmask(SIG_BLOCK, &pipe, nullptr);
+    // The thread's first allocation now, not at its first request, which may come while memory
+    // is exhausted: jemalloc sets up a thread's arena then, and crashed when it could not.
+    warm_allocator();
     for (;;) {
       try {
         io_.run();
         return;
+      } catch (const std::bad_alloc&) {  // out of memory: said without allocating
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!fatal_ && out_of_memory_) fatal_ = std::move(out_of_memory_);
       } catch (const std::exception& e) {  // a bug: say so through fatal(), keep serving
         std::lock_guard<std::mutex> lock(mutex_);
         if (!fatal_)
@@ -193,11 +211,20 @@ class ExternalEvaluator::Pool {
         }};
     switch (settings_.kind) {
       case WorkerKind::command: {
-        std::filesystem::path log;
-        if (!settings_.log_folder.empty())
-          log = settings_.log_folder / ("worker-" + std::to_string(i) + ".log");
-        slot.worker = make_process_worker(io_, settings_.command, log, settings_.max_line_bytes,
-                                          std::move(events));
+        if (!settings_.log_folder.empty() && !slot.log) {
+          try {
+            slot.log = std::make_shared<WorkerLog>(settings_.log_folder /
+                                                   ("worker-" + std::to_string(i) + ".log"));
+          } catch (const std::runtime_error& e) {  // failed as a start does: later, once
+            slot.state = Slot::State::starting;
+            asio::post(io_, [this, i, serial, why = std::string(e.what())] {
+              on_worker_failed(i, serial, {FailureKind::spawn_failed, why});
+            });
+            return;
+          }
+        }
+        slot.worker = make_process_worker(io_, settings_.command, slot.log,
+                                          settings_.max_line_bytes, std::move(events));
         break;
       }
       case WorkerKind::tcp:
@@ -339,13 +366,24 @@ class ExternalEvaluator::Pool {
     finish(job, std::move(failure));
   }
 
-  /// Calls `done` once; a callback that throws ends the program (it must not).
+  /// Calls `done` once; a callback that throws ends the program (it must not). Out of memory
+  /// (the outcome's copy, or the callback's message) is tried again for a while rather than
+  /// lost: a caller waiting for an outcome that never comes would wait for ever.
   void finish(Job& job, std::variant<Answer, Failure> result) noexcept {
     const bool ok = std::holds_alternative<Answer>(result);
     update([ok](Stats& s) { ++(ok ? s.succeeded : s.failed); });
     auto done = std::move(job.done);
     job.done = nullptr;
-    if (done) done(Outcome{job.request.id, std::move(result)});
+    if (!done) return;
+    for (int attempt = 0;; ++attempt) {
+      try {
+        done(Outcome{job.request.id, result});
+        return;
+      } catch (const std::bad_alloc&) {
+        if (attempt == 200) return;  // 2 s: the run has failed and is ending meanwhile
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
   }
 
   void shut_down() {
@@ -379,6 +417,9 @@ class ExternalEvaluator::Pool {
   mutable std::mutex mutex_;  // stats_ and fatal_, read from any thread
   Stats stats_;
   std::optional<Failure> fatal_;
+  /// fatal_ after an out-of-memory on the evaluator's thread, made beforehand.
+  std::optional<Failure> out_of_memory_ =
+      Failure{FailureKind::aborted, "internal error: out of memory (std::bad_alloc)", 0};
   std::thread thread_;
 };
 

@@ -30,6 +30,7 @@ class StreamWorker : public Worker, public std::enable_shared_from_this<StreamWo
         self->on_end(ec == boost::asio::error::eof ? std::string("end of output") : ec.message());
         return;
       }
+      self->before_lines();
       const bool go = self->splitter_.feed(
           std::string_view(self->buffer_.data(), n), [&self](std::string&& line) {
             return !self->stopped_ && self->events_.on_line(std::move(line)) && !self->stopped_;
@@ -55,6 +56,8 @@ class StreamWorker : public Worker, public std::enable_shared_from_this<StreamWo
   virtual void on_end(std::string what) = 0;
   /// Releases what the derived class holds (kills, closes). Called once, by stop().
   virtual void release() = 0;
+  /// Output came, before its lines are handled (a process worker takes its stderr so far).
+  virtual void before_lines() {}
 
   /// Stops and reports `failure` once.
   void fail(WorkerFailure failure) {

@@ -47,11 +47,15 @@ class Worker {
   virtual void stop() = 0;
 };
 
-/// argv run with posix_spawnp in a process group of its own; stderr appended to `log_file`
-/// (empty: inherited).
+class WorkerLog;
+
+/// argv run with posix_spawnp in a process group of its own; its stderr read into `log`
+/// (external/worker_log.hpp; null: inherited). Stopping it kills its process group and every
+/// process started under it that still carries its tag in its environment (one that left the
+/// group with setsid, a daemon that double-forked).
 std::shared_ptr<Worker> make_process_worker(boost::asio::io_context& io,
                                             std::vector<std::string> argv,
-                                            std::filesystem::path log_file, std::size_t max_line,
+                                            std::shared_ptr<WorkerLog> log, std::size_t max_line,
                                             WorkerEvents events);
 
 /// One connection to the evaluation service at `address`.

@@ -1284,6 +1284,15 @@ std::string unless_wall(const ScenarioConfig& c) {
                       : "used by " + rk::full(rk::time) + " = wall, not " + name_of(c.run.time);
 }
 
+/// The key acts only for an FBO run's external objective (its evaluations can fail).
+std::string unless_external(const ScenarioConfig& c) {
+  using Kind = SyntheticConfig::Kind;
+  const Kind k = c.world.objective.kind;
+  if (c.xarmed.enabled || (k != Kind::command && k != Kind::tcp))
+    return "used by world.objective.kind = command or tcp (evaluations that can fail)";
+  return "";
+}
+
 const Table<RunClockConfig>& run_table() {
   using Time = RunClockConfig::Time;
   static const Table<RunClockConfig> t{
@@ -1298,7 +1307,21 @@ const Table<RunClockConfig>& run_table() {
        value(rk::injected_compute, &RunClockConfig::injected_compute, any<bool>(),
              "wall: also hold each agent's evaluations for their modelled compute time (the "
              "objective's cost, else world.network.compute), as virtual time charges it")
-           .when(unless_wall)}};
+           .when(unless_wall),
+       value(rk::wall_horizon, &RunClockConfig::wall_horizon,
+             {"must be a number > 0 (inf: no horizon)", [](double v) { return v > 0; }, "> 0, inf"},
+             "wall: real seconds; when no delivery is outstanding and the next event is further "
+             "away than this, the run ends as not completed (exit 3) instead of waiting for it")
+           .when(unless_wall),
+       value(rk::max_consecutive_failures, &RunClockConfig::max_consecutive_failures,
+             at_least(0),
+             "external objectives: this many failed evaluations in a row of one agent stop the "
+             "run as not completed (exit 3), naming the failure and the worker logs; 0: never")
+           .when(unless_external),
+       value(rk::max_failure_rate, &RunClockConfig::max_failure_rate, probability(),
+             "external objectives: a share of one agent's evaluations failed above this stops "
+             "the run as not completed (exit 3), judged from its 10th evaluation on; 1: never")
+           .when(unless_external)}};
   return t;
 }
 
@@ -1310,7 +1333,10 @@ Field<ScenarioConfig> run_field() {
                               Context& ctx) {
     const RunClockConfig defaults;
     if (c.run.time == defaults.time && c.run.time_scale == defaults.time_scale &&
-        c.run.injected_compute == defaults.injected_compute)
+        c.run.injected_compute == defaults.injected_compute &&
+        c.run.wall_horizon == defaults.wall_horizon &&
+        c.run.max_consecutive_failures == defaults.max_consecutive_failures &&
+        c.run.max_failure_rate == defaults.max_failure_rate)
       return;
     write(out, c, key, ctx);
   };

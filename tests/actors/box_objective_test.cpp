@@ -265,13 +265,18 @@ TEST_CASE("an objective evaluated elsewhere gives the records of the same one ev
 TEST_CASE("failed evaluations are skipped, recorded with their reason and counted; a fatal one "
           "fails the run naming the agent",
           "[actors][objective][async]") {
-  const auto c = config("fts-de", 4);
+  auto c = config("fts-de", 4);
+  // The breaker off (run.max_consecutive_failures, run.max_failure_rate): every failure is
+  // skipped and the run goes on.
+  c.run.max_consecutive_failures = 0;
+  c.run.max_failure_rate = 1.0;
   const fs::path dir = fedsim::test::fresh_dir("box-objective-failures");
   RunOptions o;
   o.threads = 2;
   o.out_dir = (dir / "skip").string();
   o.objective = std::make_shared<const RemoteBowl>(4, std::chrono::milliseconds(1), 1);
   const RunResult r = run_federation(c, o);
+  CHECK(r.completed);  // agent 1 observed its initial design and its first iteration
   // Agent 1's iterations 2..8 fail: 7 evaluations skipped, its other rows recorded.
   CHECK(r.failed_evaluations == 7);
   const auto obs = fedsim::test::read_table(dir / "skip" / "observations.csv");
@@ -294,4 +299,33 @@ TEST_CASE("failed evaluations are skipped, recorded with their reason and counte
   CHECK_THROWS_WITH(run_federation(c, o), Catch::Contains("agent 2") &&
                                               Catch::Contains("stops the run") &&
                                               Catch::Contains("worker_error"));
+}
+
+TEST_CASE("evaluations of one agent that keep failing stop the run as not completed, naming "
+          "the agent and the last failure", "[actors][objective][async][no-progress]") {
+  auto c = config("fts-de", 4);
+  const fs::path dir = fedsim::test::fresh_dir("box-objective-breaker");
+  RunOptions o;
+  o.threads = 2;
+  o.objective = std::make_shared<const RemoteBowl>(4, std::chrono::milliseconds(1), 1);
+  // The default: 3 in a row. Agent 1's iterations 2..8 fail: the run stops at iteration 4.
+  o.out_dir = (dir / "row").string();
+  RunResult r = run_federation(c, o);
+  CHECK_FALSE(r.completed);
+  CHECK(r.reason.rfind("agent 1: 3 evaluations in a row failed (run.max_consecutive_failures = "
+                       "3); the last: worker_error: ", 0) == 0);
+  CHECK(r.failed_evaluations <= 3);  // the third is the agent's, not yet recorded
+  // By share: 7 of agent 1's 11 evaluations fail; above 0.5 from its 10th evaluation on.
+  c.run.max_consecutive_failures = 0;
+  o.out_dir = (dir / "rate").string();
+  r = run_federation(c, o);
+  CHECK_FALSE(r.completed);
+  CHECK(r.reason.rfind("agent 1: 6 of 10 evaluations failed (run.max_failure_rate = 0.5)", 0) ==
+        0);
+  // Off: the run completes, its failures skipped.
+  c.run.max_failure_rate = 1.0;
+  o.out_dir = (dir / "off").string();
+  r = run_federation(c, o);
+  CHECK(r.completed);
+  CHECK(r.failed_evaluations == 7);
 }

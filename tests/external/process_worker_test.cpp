@@ -79,3 +79,80 @@ TEST_CASE("a shell worker timing out takes what it started with it", "[external]
   wait_until([&] { return !running(sleeper); });  // killed with the shell's process group
   CHECK_FALSE(running(sleeper));
 }
+
+TEST_CASE("what a worker started in a session of its own (setsid) goes with it",
+          "[external][descendants]") {
+  // The worker's child leaves its process group (setsid), which killing the group misses; a
+  // grandchild of a double fork is not even a descendant once its parent exits.
+  const auto dir = fedsim::test::fresh_dir("external-setsid");
+  const auto pids = dir / "pids";
+  const auto script = write_script(dir, "escape.py", R"PY(
+import json, os, subprocess, sys
+child = subprocess.Popen(["sleep", "30"], start_new_session=True)
+if os.fork() == 0:  # a daemon: fork, setsid, fork, the middle one exits
+    os.setsid()
+    if os.fork() == 0:
+        with open(sys.argv[1] + ".new", "w") as f:
+            f.write(str(os.getpid()) + "\n")
+        os.rename(sys.argv[1] + ".new", sys.argv[1] + ".daemon")
+        os.execvp("sleep", ["sleep", "31"])
+    os._exit(0)
+with open(sys.argv[1], "w") as f:
+    f.write(str(child.pid) + "\n")
+while not os.path.exists(sys.argv[1] + ".daemon"):
+    pass
+for line in sys.stdin:
+    req = json.loads(line)
+    print(json.dumps({"id": req["id"], "y": 1.0}), flush=True)
+)PY");
+  int child = 0;
+  {
+    Settings settings;
+    settings.command = {python3(), script.string(), pids.string()};
+    ExternalEvaluator evaluator(settings);
+    REQUIRE(evaluate_now(evaluator, {1, 0, 0, {0.5}}).ok());
+    std::ifstream(pids) >> child;
+    REQUIRE(child > 0);
+    CHECK(running(child));
+  }  // the evaluator is destroyed: its workers are stopped
+  int daemon = 0;
+  std::ifstream(pids.string() + ".daemon") >> daemon;
+  REQUIRE(daemon > 0);
+  wait_until([&] { return !running(child) && !running(daemon); });  // SIGKILL takes a moment
+  CHECK_FALSE(running(child));
+  CHECK_FALSE(running(daemon));
+}
+
+TEST_CASE("a worker's stderr log keeps its head and its tail, at most 1 MiB",
+          "[external][worker-log]") {
+  const auto dir = fedsim::test::fresh_dir("external-log-cap");
+  // 8 MiB of numbered lines per request, then the answer.
+  const auto script = write_script(dir, "chatty.py", R"PY(
+import json, sys
+n = 0
+for line in sys.stdin:
+    req = json.loads(line)
+    for _ in range(100000):
+        n += 1
+        sys.stderr.write("line %010d of a chatty worker, padded to about 80 bytes ..........\n" % n)
+    sys.stderr.flush()
+    print(json.dumps({"id": req["id"], "y": 1.0}), flush=True)
+)PY");
+  Settings settings;
+  settings.command = {python3(), script.string()};
+  settings.log_folder = dir / "logs";
+  {
+    ExternalEvaluator evaluator(settings);
+    for (std::uint64_t id = 1; id <= 2; ++id)
+      REQUIRE(evaluate_now(evaluator, {id, 0, 0, {0.5}}).ok());
+  }
+  const auto log = dir / "logs" / "worker-0.log";
+  const auto size = std::filesystem::file_size(log);
+  CHECK(size <= (std::size_t{1} << 20) + 200);  // the cap and the line that says so
+  CHECK(size >= (std::size_t{1} << 20) - 200);
+  const std::string text = fedsim::test::slurp(log);
+  CHECK(text.find("line 0000000001 ") == 0);                 // the head
+  CHECK(text.find("line 0000200000 ") != std::string::npos);  // the tail: the very last line
+  CHECK(text.find("bytes of stderr cut here") != std::string::npos);
+  CHECK(text.find("line 0000100000 ") == std::string::npos);  // the middle is cut
+}

@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "actors/failure.hpp"
 #include "scenarios/echo.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
   } catch (const std::logic_error& e) {  // a broken invariant: a bug, not the user's input
     return report("internal error", e.what(), 1);
   } catch (const std::bad_alloc& e) {
+    fedsim::actors::release_memory_reserve();  // room for the line below
     return report("internal error", std::string("out of memory (") + e.what() + ")", 1);
   } catch (const std::exception& e) {
     return report("failed", e.what(), 1);

@@ -1,5 +1,12 @@
 #include "tools/fedsim/run_checkpoint.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
 #include <nlohmann/json.hpp>
 
 #include "scenarios/loader.hpp"
@@ -67,7 +74,10 @@ scenario::ScenarioConfig checkpoint_config(const actors::Checkpoint& checkpoint)
   return config;
 }
 
-InterruptGuard::InterruptGuard() {
+InterruptGuard::InterruptGuard(fs::path run_dir)
+    : run_dir_(std::move(run_dir)), grace_(interrupt_grace_seconds) {
+  if (const char* v = std::getenv("FEDSIM_DEBUG_INTERRUPT_GRACE"); v && *v)
+    grace_ = std::max(0.0, std::atof(v));
   g_interrupt.store(0);
   struct sigaction sa {};
   sa.sa_handler = on_interrupt;
@@ -75,9 +85,38 @@ InterruptGuard::InterruptGuard() {
   sa.sa_flags = SA_RESETHAND;  // a second signal is not caught: it ends the process
   sigaction(SIGINT, &sa, &old_int_);
   sigaction(SIGTERM, &sa, &old_term_);
+  watchdog_ = std::thread([this] { watch(); });
+}
+
+void InterruptGuard::watch() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  // A signal handler can only set the flag: it is looked at every 100 ms.
+  while (!done_ && g_interrupt.load() == 0) ended_.wait_for(lock, std::chrono::milliseconds(100));
+  if (done_) return;
+  const int signal = g_interrupt.load();
+  const auto grace = std::chrono::duration<double>(grace_);
+  for (;;) {
+    if (ended_.wait_for(lock, grace, [this] { return done_; })) return;
+    std::error_code ec;
+    if (!fs::exists(run_dir_ / ".checkpoint.new", ec)) break;  // else one is being written
+  }
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g", grace_);
+  const std::string line = "fedsim: interrupted: " + signal_name(signal) +
+                           ": the run reached no quiet moment to save a checkpoint within " +
+                           seconds + " s (its members wait for something that does not come); "
+                           "stopped without one\n";
+  (void)!::write(2, line.data(), line.size());
+  std::_Exit(128 + signal);
 }
 
 InterruptGuard::~InterruptGuard() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    done_ = true;
+  }
+  ended_.notify_all();
+  watchdog_.join();
   sigaction(SIGINT, &old_int_, nullptr);
   sigaction(SIGTERM, &old_term_, nullptr);
 }

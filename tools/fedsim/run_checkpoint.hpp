@@ -3,9 +3,12 @@
 /// keeps its checkpoint, what the CLI stores in one (the header), and the SIGINT/SIGTERM
 /// handlers that turn a signal into a checkpoint.
 #include <atomic>
+#include <condition_variable>
 #include <csignal>
 #include <filesystem>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "actors/checkpoint/checkpoint.hpp"
 #include "actors/run_config.hpp"
@@ -34,16 +37,31 @@ scenario::ScenarioConfig checkpoint_config(const actors::Checkpoint& checkpoint)
 /// While alive, SIGINT and SIGTERM set `flag()` to the signal's number instead of killing the
 /// process (a second one kills it: the handlers reset themselves). The previous handlers come
 /// back with the destructor.
+///
+/// A signal is never ignored: the run saves its checkpoint at its next quiet moment, and a run
+/// that reaches none within the grace period (interrupt_grace_seconds, or
+/// FEDSIM_DEBUG_INTERRUPT_GRACE seconds for tests) and is not writing one (run_dir's
+/// .checkpoint.new) ends the process with one line ("fedsim: interrupted: SIGTERM: ...") and
+/// exit 128 + the signal, without a checkpoint: every member may be waiting for something that
+/// never comes.
 class InterruptGuard {
  public:
-  InterruptGuard();
+  static constexpr double interrupt_grace_seconds = 10.0;
+  explicit InterruptGuard(std::filesystem::path run_dir);
   ~InterruptGuard();
   InterruptGuard(const InterruptGuard&) = delete;
   InterruptGuard& operator=(const InterruptGuard&) = delete;
   static const std::atomic<int>& flag();
 
  private:
+  void watch();
   struct sigaction old_int_ {}, old_term_ {};
+  std::filesystem::path run_dir_;
+  double grace_;
+  std::mutex mutex_;
+  std::condition_variable ended_;
+  bool done_ = false;
+  std::thread watchdog_;
 };
 
 /// "SIGINT", "SIGTERM", or "signal N".

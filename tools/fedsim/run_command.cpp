@@ -316,7 +316,7 @@ void run(RunCommandOptions& o) {
   // wall-clock time they take none, and a signal ends the process as it would any other.
   std::optional<InterruptGuard> interrupts;
   if (driver == Driver::actors && !config.run.wall() && !o.serve) {
-    interrupts.emplace();
+    interrupts.emplace(dir);
     options.interrupt = &InterruptGuard::flag();
     options.checkpoint_dir = checkpoint_folder(dir).string();
     options.checkpoint_every = o.checkpoint_every;
