@@ -246,6 +246,14 @@ caf::behavior agent_proxy_actor(caf::stateful_actor<ProxyState>* self, ProxySett
         if (const char* why = invalid_remote_event(e, self->state.settings)) return drop(self, why);
         self->send(self->state.settings.recorder, std::move(e));
       },
+      [self](caf::close_atom, std::string& why) {  // the agent's circuit breaker (agent.cpp)
+        if (!from_agent(self)) return;
+        auto& s = self->state;
+        const std::string own = "agent " + std::to_string(s.settings.id) + ": ";
+        if (why.size() > 4096 || why.compare(0, own.size(), own) != 0)
+          return drop(self, "stop request not naming its own agent, or too long");
+        self->send(s.settings.network, caf::close_atom_v, std::move(why));
+      },
       [self](caf::put_atom, caf::actor& agent) {
         auto& s = self->state;
         if (self->current_sender() != caf::actor_cast<caf::strong_actor_ptr>(s.settings.gatekeeper))

@@ -15,7 +15,8 @@
 /// (this agent's, sealed, `features` finite values, a round >= 0: the server rejects a
 /// round it has not opened, as it does for any agent), an agent_done
 /// or a timer (to itself); an observation or a failed-evaluation line must be this agent's,
-/// with `dimension` coordinates; nothing may exceed max_message_bytes.
+/// with `dimension` coordinates; a stop request of its circuit breaker ((close_atom, why) to the
+/// network) must name this agent; nothing may exceed max_message_bytes.
 ///
 /// Loss. The proxy monitors the agent. If its process is lost (CAF's node down), in virtual
 /// time the proxy fails, naming the agent, which ends the run (a conservative simulation cannot

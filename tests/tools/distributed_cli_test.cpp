@@ -484,6 +484,31 @@ TEST_CASE("a server out of file descriptors closes new connections as it accepts
   CHECK(summary["remote"]["connections"].get<int>() >= 5);
 }
 
+TEST_CASE("an agent process whose evaluations all fail stops the served run with exit 3, naming "
+          "the agent", "[cli][remote][no-progress]") {
+  const fs::path dir = fresh_dir("remote-breaker");
+  const fs::path secret = write_secret(dir / "secret");
+  fs::create_directories(dir);
+  std::ofstream(dir / "worker.py") << "import sys\nsys.exit(1)\n";  // every evaluation fails
+  std::ofstream(dir / "run.toml")
+      << "name = \"remote-breaker\"\n[world]\nagents = 2\n[world.objective]\nkind = \"command\"\n"
+      << "command = [\"" << fedsim::test::python_interpreter() << "\", \"" << (dir / "worker.py").string()
+      << "\"]\ndimension = 2\nworkers = 2\n[algorithm]\nname = \"fts-de\"\niterations = 3\n"
+         "n_init = 3\nfeatures = 20\nacquisition_candidates = 100\n";
+  Fedsim serve(serve_args((dir / "run.toml").string(), dir, secret, {"--join-timeout", "30"}),
+               dir / "serve.log");
+  const std::string port = wait_for_port(serve, dir / "port");
+  Fedsim agents(agents_args(port, secret, "0-1", dir, {"--quiet"}), dir / "agents.log");
+  REQUIRE(serve.wait(60));
+  INFO(serve.output() << agents.output());
+  CHECK(serve.exit_code() == 3);
+  CHECK(serve.output().find("fedsim: run did not complete: agent ") != std::string::npos);
+  CHECK(serve.output().find("evaluations in a row failed") != std::string::npos);
+  const auto summary = nlohmann::json::parse(slurp(dir / "served" / "summary.json"));
+  CHECK(summary["completed"] == false);
+  CHECK(summary["remote"]["dropped_messages"].empty());
+}
+
 TEST_CASE("agents with a wrong secret are refused and the server keeps waiting for the right ones",
           "[cli][remote]") {
   const auto t0 = Clock::now();
