@@ -1,7 +1,10 @@
 // `fedsim privacy`: epsilon of T releases of the Poisson-subsampled Gaussian mechanism, from
 // the moments (RDP) accountant or the tight (PLD) one.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -11,6 +14,7 @@
 #include "engine/dp/pld_accountant.hpp"
 #include "engine/dp/rdp_accountant.hpp"
 #include "engine/dp/rdp_conventions.hpp"
+#include "scenarios/resources.hpp"
 #include "tools/fedsim/commands.hpp"
 
 namespace fedsim::cli {
@@ -36,11 +40,31 @@ std::string format(const char* fmt, double x) {
   return buf;
 }
 
-// Two decimals like the paper, but keep small values readable.
+/// `x` printed with `fmt`, rounded up: the printed number is never below x (an epsilon or an
+/// error bound printed rounded down would under-report the privacy loss).
+std::string format_up(const char* fmt, double x) {
+  std::string text = format(fmt, x);
+  for (int step = 0; step < 4 && std::strtod(text.c_str(), nullptr) < x; ++step) {
+    // One unit of the last printed digit up.
+    const double printed = std::strtod(text.c_str(), nullptr);
+    const char* dot = std::strchr(text.c_str(), '.');
+    const char* e = std::strpbrk(text.c_str(), "eE");
+    const int exponent = e ? std::atoi(e + 1) : 0;
+    const int decimals = dot ? static_cast<int>((e ? e : text.c_str() + text.size()) - dot - 1) : 0;
+    text = format(fmt, printed + std::pow(10.0, exponent - decimals));
+  }
+  return text;
+}
+
+// Two decimals like the paper, but keep small values readable; rounded up.
 std::string format_epsilon(double eps) {
   if (std::isinf(eps)) return "inf";
-  return format((eps >= 0.1 && eps < 1e6) || eps == 0.0 ? "%.2f" : "%.3g", eps);
+  return format_up((eps >= 0.1 && eps < 1e6) || eps == 0.0 ? "%.2f" : "%.3g", eps);
 }
+
+/// Bytes the tight accountant holds per grid point of its composed PLD: the kept spectra
+/// (complex doubles) and the work arrays of a composition, measured at 2^21 points.
+constexpr double pld_bytes_per_bin = 64;
 
 dp::Discretisation discretisation_from_string(const std::string& name) {
   if (name == "connect-the-dots") return dp::Discretisation::connect_the_dots;
@@ -100,6 +124,16 @@ void run_privacy(const PrivacyOptions& o) {
       throw UsageError("--interval must be a finite number > 0");
     dp::PldOptions options;
     if (o.max_bins < 1024) throw UsageError("--max-bins must be >= 1024");
+    const scenario::ResourceEstimate needed{
+        {{"", "the process itself", scenario::process_base_bytes},
+         {"--max-bins", "the composed grid (64 bytes a point)",
+          pld_bytes_per_bin * static_cast<double>(o.max_bins)}},
+        "--max-bins = " + std::to_string(o.max_bins)};
+    if (const std::string why = scenario::memory_refusal(
+            "--max-bins " + std::to_string(o.max_bins), needed,
+            scenario::memory_limit("", "--max-memory"), "--max-memory");
+        !why.empty())
+      throw UsageError(why.substr(0, why.find("; lower it")) + "; give a smaller --max-bins");
     options.interval = o.interval;
     options.max_bins = o.max_bins;
     options.discretisation = discretisation_from_string(o.discretisation);
@@ -111,8 +145,17 @@ void run_privacy(const PrivacyOptions& o) {
     out["discretisation"] = o.discretisation;
     out["interval"] = e.interval;
     out["error_bound"] = e.error_bound;
+    // The epsilon is an upper bound, at most error_bound above the exact one: the exact one
+    // lies in [max(0, epsilon - error_bound), epsilon].
+    const double lower = std::max(0.0, eps - e.error_bound);
+    out["epsilon_lower_bound"] = lower;
     details = "tight accountant [" + o.discretisation + ", interval " + format("%.1e", e.interval) +
-              ", error <= " + format("%.1e", e.error_bound) + "]";
+              ", an upper bound: the exact epsilon is in [" + format("%.3g", lower) + ", " +
+              format_epsilon(eps) + "]" +
+              (e.error_bound >= eps ? " (the error bound " + format_up("%.1e", e.error_bound) +
+                                          " exceeds epsilon: a smaller --interval narrows it)"
+                                    : ", error <= " + format_up("%.1e", e.error_bound)) +
+              "]";
   } else {
     throw UsageError("unknown --accountant '" + o.accountant + "' (allowed: moments, tight)");
   }
