@@ -62,12 +62,12 @@ void fbo_parts(const ScenarioConfig& c, ResourceEstimate& e) {
   if (o.is_grid()) {
     parts.push_back({"world.objective.grid_size",
                      "the candidate grid's features and the objective's GP draw on it (8 n_c (M + "
-                     "d) + 16 n_c^2" +
+                     "d) + 24 n_c^2" +
                          std::string(a.local_sampler == fbo::LocalSampler::exact
                                          ? " + 8 n_c^2 of the exact prior"
                                          : "") +
                          ")",
-                     8 * nc * (m + d) + 16 * nc * nc +
+                     8 * nc * (m + d) + 24 * nc * nc +
                          (a.local_sampler == fbo::LocalSampler::exact ? 8 * nc * nc : 0.0)});
     if (o.kind == SyntheticConfig::Kind::mixture)
       parts.push_back({"world.objective.grid_size", "a function on the grid per agent (8 N n_c)",
@@ -95,8 +95,9 @@ void xarmed_parts(const ScenarioConfig& c, ResourceEstimate& e) {
   parts.push_back({"algorithm.budget", "each client's pulls and regret curve (16 M T)",
                    16 * clients * budget});
   if (c.xarmed.hct) {
-    parts.push_back({"algorithm.budget", "the HCT tree (at most 2 T nodes of 128 bytes)",
-                     2 * budget * 128});
+    // Each step expands at most one leaf into k children.
+    parts.push_back({"algorithm.k", "the HCT tree (at most k T nodes of 128 bytes)",
+                     static_cast<double>(f.k) * budget * 128});
     return;
   }
   const PartitionEstimate start = initial_partition(fed_pne_config(c));

@@ -43,14 +43,16 @@ constexpr double process_base_bytes = 12 * 1024.0 * 1024.0;
 ///   - exact sampler: N 8 (n^2 + n_c n + n d) (the bordered Cholesky factor and the whitened
 ///     cross-covariances), and the candidates' prior factor 8 n_c^2;
 ///   - the candidate grid: 8 n_c (M + d) (its features) and the objective's GP draw on it,
-///     16 n_c^2 (the kernel matrix and its factor); mixture kinds 8 N n_c more (a function
+///     24 n_c^2 (the kernel matrix, its jittered copy and its factor: 390 MiB measured at
+///     n_c = 4000, 384 MiB estimated); mixture kinds 8 N n_c more (a function
 ///     per agent);
 ///   - the server: 8 N M P (a round's vectors) and the broadcast 8 M P;
 ///   - acquisition on a box: 8 candidates (M + d) per draw;
 ///   - the authors' local sampler: 8 (M_local^2 + n^2 + n_c M_local) per draw;
 ///   - the regret table: 8 N (T + 1).
 /// X-armed family (M clients, budget T): the initial partition's nodes, 16 M per node (every
-/// client's mean and count) plus 64 bytes of the node; each client's 16 T bytes of pulls.
+/// client's mean and count) plus 64 bytes of the node; each client's 16 T bytes of pulls; HCT's
+/// tree, at most k T nodes of 128 bytes (a step expands at most one leaf into k children).
 /// Plus process_base_bytes.
 ResourceEstimate estimate(const ScenarioConfig& config);
 

@@ -398,6 +398,15 @@ Field<SyntheticConfig> dimension_field() {
                     std::to_string(o.dimension));
   });
   f = for_kinds(std::move(f), box_kinds + external_kinds);
+  // A tuning task's dimension is its hyperparameters': another one is refused (the engine
+  // would), not ignored.
+  f.also([](const SyntheticConfig& o, const std::string& key, Context&) {
+    if (o.is_tuning() && o.dimension != 0 && o.dimension != o.effective_dimension())
+      fail(key, "the tuning task has " + std::to_string(o.effective_dimension()) +
+                    " hyperparameters: leave it out or give " +
+                    std::to_string(o.effective_dimension()) + ", got " +
+                    std::to_string(o.dimension));
+  });
   f.text = [](const SyntheticConfig& o, Context&) -> std::string {
     if (o.kind != ObjectiveKind::ackley && !o.is_external()) return "";  // fixed by the kind
     return std::to_string(o.effective_dimension());
@@ -599,8 +608,9 @@ const Table<SyntheticConfig>& synthetic_table() {
                       "processes (connections) kept alive and reused"),
                 external_kinds),
       for_kinds(value("timeout", &SyntheticConfig::timeout,
-                      in("(0, 1e7]", [](double v) { return v > 0 && v <= 1e7; }),
-                      "wall seconds per evaluation attempt"),
+                      // Below 0.1 s every attempt of a worker that must start times out, and
+                      // the run crawls through retries and back-offs.
+                      between(0.1, 1e7), "wall seconds per evaluation attempt"),
                 external_kinds),
       for_kinds(value("on_failure", &SyntheticConfig::on_failure,
                       one_of<SyntheticConfig::OnFailure>(),
@@ -925,9 +935,11 @@ const Table<fbo::ReferenceConfig>& reference_table() {
                          "values (their optimize_restarts(10))")),
        authors_key(value("local_features", &ReferenceConfig::refit_rff,
                          &fbo::RefitRffConfig::features,
-                         {"must be an integer in [1, 10000] (a draw holds an M x M matrix and "
-                          "the candidates' M features)",
-                          [](int v) { return v >= 1 && v <= 10000; }, "[1, 10000]"},
+                         // A draw factors an M x M matrix: O(M^3), 0.1 s at M = 1000 and
+                         // 100 s at 10,000, for each of the N T draws of a run.
+                         {"must be an integer in [1, 1000] (a draw holds and factors an M x M "
+                          "matrix, O(M^3) per draw; the authors used 100)",
+                          [](int v) { return v >= 1 && v <= 1000; }, "[1, 1000]"},
                          "authors' sampler: fresh random features drawn for every local TS "
                          "draw (their M_target)")),
        authors_key(value("local_lambda_floor", &ReferenceConfig::refit_rff,

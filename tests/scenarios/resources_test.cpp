@@ -31,7 +31,7 @@ TEST_CASE("the estimate's parts are the documented formulas", "[scenario][resour
   CHECK(part(e, "world.agents", "the agents'") == n * (6 * 1024 + 8 * obs * (d + 2)));
   CHECK(part(e, "algorithm.features", "the agents' M x M") == 8 * n * (m * m + 3 * m));
   CHECK(part(e, "world.objective.grid_size", "the candidate grid") ==
-        8 * nc * (m + d) + 16 * nc * nc);
+        8 * nc * (m + d) + 24 * nc * nc);
   CHECK(part(e, "algorithm.features", "the server's") == 8 * m * p * (n + 1));
   CHECK(part(e, "algorithm.iterations", "the regret table") == 8 * n * (t + 1));
   CHECK(part(e, "", "the process") == process_base_bytes);

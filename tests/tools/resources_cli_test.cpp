@@ -51,7 +51,7 @@ TEST_CASE("fedsim run refuses a run above the machine's memory in one line namin
   }
 }
 
-TEST_CASE("--max-memory sets the limit, none lifts it, a bad size is a usage error",
+TEST_CASE("the option --max-memory sets the limit, none lifts it, a bad size is a usage error",
           "[cli][resources]") {
   const fs::path out = fresh_dir("resources-max-memory");
   const auto small = stderr_of("run " + tiny + " --quiet --max-memory 1M --out " + out.string());

@@ -127,9 +127,11 @@ std::string folder_value(const std::string& value) {
 }
 
 /// Every (grid point, seed) with its configuration loaded and validated: a bad grid value
-/// fails here, before anything runs.
+/// fails here, before anything runs. The loader's warnings, once each, go to `warnings`: the
+/// caller prints them once every check has passed (a refused sweep prints its error alone).
 std::vector<SweepRun> plan_runs(const SweepOptions& o, const std::vector<GridAxis>& axes,
-                                const std::vector<long long>& seeds) {
+                                const std::vector<long long>& seeds,
+                                std::vector<std::string>& warnings) {
   std::size_t points = 1;
   for (const auto& a : axes) points *= a.values.size();
   std::vector<SweepRun> runs;
@@ -161,7 +163,7 @@ std::vector<SweepRun> plan_runs(const SweepOptions& o, const std::vector<GridAxi
       try {
         scenario::LoadedScenario loaded = scenario::load_scenario_file(o.scenario, overrides);
         for (const std::string& w : loaded.warnings)  // once per sweep, not once per run
-          if (warned.insert(w).second) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
+          if (warned.insert(w).second) warnings.push_back(w);
         run.config = std::move(loaded.config);
       } catch (const std::invalid_argument& e) {
         // The loader names overrides "--set"; say which came from --grid.
@@ -482,12 +484,14 @@ void run_sweep(const SweepOptions& o) {
     std::fprintf(stderr, "fedsim sweep: planning %s runs (about %s)\n",
                  scenario::schema::number_text(planned).c_str(),
                  scenario::memory_text(plan.bytes).c_str());
-  const std::vector<SweepRun> runs = plan_runs(o, axes, seeds);
+  std::vector<std::string> warnings;
+  const std::vector<SweepRun> runs = plan_runs(o, axes, seeds, warnings);
   check_sweep_memory(runs, plan, o.jobs, limit);
   const Driver driver = parse_driver(o.driver);
   for (const SweepRun& run : runs) check_driver(run.config, driver);
   const fs::path root = o.out.empty() ? "out/sweep-" + runs.front().config.name : o.out;
   const FolderLock lock(root, current_command_line());  // creates the folder
+  for (const std::string& w : warnings) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
 
   Progress progress(runs.size(), o.quiet);
   std::vector<std::size_t> todo;

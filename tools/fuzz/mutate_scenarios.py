@@ -53,7 +53,7 @@ FBO_SIZE_KEYS = {
     "algorithm.n_init": [2147483647, 10000000],
     "algorithm.subregions": [2147483647, 1000000],
     "algorithm.acquisition_candidates": [2147483647, 100000000],
-    "algorithm.local_features": [10000],
+    "algorithm.local_features": [1000, 10000],
     "world.objective.grid_size": [2147483647, 1000000, 100000],
     "world.objective.dimension": [1000, 2147483647],
     "world.objective.samples": [2147483647],
@@ -304,6 +304,9 @@ def main():
     # commands) resolve against the mutant's folder as against the original's.
     shutil.copytree(os.path.join(ROOT, "scenarios"), os.path.join(work, "scenarios"),
                     ignore=shutil.ignore_patterns("*.cpp", "*.hpp", "*.md"))
+    # ... and of examples/, which command objectives name relative to the scenario's folder.
+    shutil.copytree(os.path.join(ROOT, "examples"), os.path.join(work, "examples"),
+                    ignore=shutil.ignore_patterns("build*"))
     counts = {}
     failures = []
     try:
