@@ -187,7 +187,9 @@ std::string memory_refusal(const std::string& what, const ResourceEstimate& need
   const ResourcePart& part = needed.largest();
   return what + " needs about " + memory_text(needed.bytes()) + ", above " + limit.source +
          " (" + memory_text(*limit.bytes) + "): the largest part is " + part.what + " = " +
-         memory_text(part.bytes) + (part.key.empty() ? "" : ", from key '" + part.key + "'") +
+         memory_text(part.bytes) + (part.key.empty() ? ""
+          : part.key.rfind("--", 0) == 0 ? ", from " + part.key
+                                         : ", from key '" + part.key + "'") +
          (needed.sizes.empty() ? "" : " (" + needed.sizes + ")") +
          "; lower it, or give " + option + " SIZE (e.g. 64G) or " + option +
          " none to run anyway";

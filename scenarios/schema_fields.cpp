@@ -859,7 +859,10 @@ const Table<fbo::ReferenceConfig>& reference_table() {
                fail(key, "must not exceed world.objective.grid_size (" + std::to_string(grid) +
                              "), got " + std::to_string(a.subregions));
            }),
-       value("q", &ReferenceConfig::q, in("(0, 1]", [](double v) { return v > 0 && v <= 1; }),
+       // At least 1e-9: a sub-normal q (5e-324) overflows 1 / q to inf and the aggregate to
+       // NaN; below 1e-9 no run draws an agent anyway.
+       value("q", &ReferenceConfig::q,
+             in("[1e-9, 1]", [](double v) { return v >= 1e-9 && v <= 1; }),
              "subsampling probability")
            .when(algorithm_is(private_algorithms, "used by the private algorithms")),
        value("z", &ReferenceConfig::z, in("(0, 1e6]", [](double v) { return v > 0 && v <= 1e6; }),

@@ -38,6 +38,7 @@ TEST_CASE("degenerate numbers are refused at load with the allowed range", "[sce
            Case{"algorithm.kernel_lengthscale=1e300", "algorithm.kernel_lengthscale", "[1e-06, 1e+06]"},
            Case{"world.objective.lengthscale=5e-324", "world.objective.lengthscale", "[1e-06, 1e+06]"},
            Case{"algorithm.lambda=5e-324", "algorithm.lambda", "[1e-12, 1e+12]"},
+           Case{"algorithm.q=5e-324", "algorithm.q", "[1e-9, 1]"},
            Case{"algorithm.beta=1e308", "algorithm.beta", "(0, 1e6]"},
            Case{"algorithm.z=1e308", "algorithm.z", "(0, 1e6]"},
            Case{"world.noise_variance=1e308", "world.noise_variance", "[0, 1e+06]"},

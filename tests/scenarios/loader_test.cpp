@@ -476,8 +476,8 @@ TEST_CASE("wrong TOML types are errors naming the key and the expected type", "[
 }
 
 TEST_CASE("out-of-range values are errors naming the key, the rule and the value", "[scenario]") {
-  expect_error("q0.toml", "[algorithm]\nq = 0\n", {"key 'algorithm.q'", "(0, 1]", "got 0"});
-  expect_error("q15.toml", "[algorithm]\nq = 1.5\n", {"key 'algorithm.q'", "(0, 1]", "got 1.5"});
+  expect_error("q0.toml", "[algorithm]\nq = 0\n", {"key 'algorithm.q'", "[1e-9, 1]", "got 0"});
+  expect_error("q15.toml", "[algorithm]\nq = 1.5\n", {"key 'algorithm.q'", "[1e-9, 1]", "got 1.5"});
   expect_error("z.toml", "[algorithm]\nz = -1\n", {"key 'algorithm.z'", "(0, 1e6]", "got -1"});
   expect_error("agents.toml", "[world]\nagents = 0\n", {"key 'world.agents'", ">= 1", "got 0"});
   expect_error("drop.toml", "[world.network]\ndrop = 1.5\n",
@@ -568,7 +568,7 @@ TEST_CASE("bad overrides are errors naming the override", "[scenario]") {
                {"unknown key 'algorithm.qq'", "allowed: name, iterations", "q, z, clip",
                 "(from --set algorithm.qq=0.5)"});
   expect_error("o3.toml", text, {"algorithm.q=1.5"},
-               {"key 'algorithm.q'", "(0, 1]", "got 1.5", "(from --set algorithm.q=1.5)"});
+               {"key 'algorithm.q'", "[1e-9, 1]", "got 1.5", "(from --set algorithm.q=1.5)"});
   expect_error("o4.toml", text, {"algorithm..q=1"}, {"--set 'algorithm..q=1'", "bad key"});
   expect_error("o5.toml", text, {"=1"}, {"missing key"});
   expect_error("o6.toml", text, {"algorithm.q="}, {"missing value"});

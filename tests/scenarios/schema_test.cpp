@@ -93,7 +93,7 @@ TEST_CASE("the schema table names every key once per family", "[scenario][schema
   CHECK(rows > 60);
   // Spot checks: defaults come from the structs' own initialisers.
   const std::string md = schema_markdown();
-  CHECK(md.find("| `algorithm.q` | FBO | float | `0.25` | (0, 1] |") != std::string::npos);
+  CHECK(md.find("| `algorithm.q` | FBO | float | `0.25` | [1e-9, 1] |") != std::string::npos);
   CHECK(md.find("| `algorithm.k` | X-armed | int | `2` | >= 2 |") != std::string::npos);
   CHECK(md.find("| `policy.kind` |  | string | `\"sync\"` | sync, deadline, quorum, async, fedbuff |") !=
         std::string::npos);

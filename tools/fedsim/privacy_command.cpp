@@ -56,10 +56,13 @@ std::string format_up(const char* fmt, double x) {
   return text;
 }
 
-// Two decimals like the paper, but keep small values readable; rounded up.
-std::string format_epsilon(double eps) {
+// Two decimals like the paper, but keep small values readable. The tight accountant's is
+// rounded up (it is printed as an upper bound); the moments accountant's to the nearest, as
+// the paper prints its values (the --paper test compares them).
+std::string format_epsilon(double eps, bool upper) {
   if (std::isinf(eps)) return "inf";
-  return format_up((eps >= 0.1 && eps < 1e6) || eps == 0.0 ? "%.2f" : "%.3g", eps);
+  const char* fmt = (eps >= 0.1 && eps < 1e6) || eps == 0.0 ? "%.2f" : "%.3g";
+  return upper ? format_up(fmt, eps) : format(fmt, eps);
 }
 
 /// Bytes the tight accountant holds per grid point of its composed PLD: the kept spectra
@@ -151,7 +154,7 @@ void run_privacy(const PrivacyOptions& o) {
     out["epsilon_lower_bound"] = lower;
     details = "tight accountant [" + o.discretisation + ", interval " + format("%.1e", e.interval) +
               ", an upper bound: the exact epsilon is in [" + format("%.3g", lower) + ", " +
-              format_epsilon(eps) + "]" +
+              format_epsilon(eps, true) + "]" +
               (e.error_bound >= eps ? " (the error bound " + format_up("%.1e", e.error_bound) +
                                           " exceeds epsilon: a smaller --interval narrows it)"
                                     : ", error <= " + format_up("%.1e", e.error_bound)) +
@@ -165,7 +168,7 @@ void run_privacy(const PrivacyOptions& o) {
     std::cout << out.dump() << "\n";
     return;
   }
-  std::cout << "epsilon = " << format_epsilon(eps) << " (delta = " << format("%.1e", delta) << ", "
+  std::cout << "epsilon = " << format_epsilon(eps, o.accountant == "tight") << " (delta = " << format("%.1e", delta) << ", "
             << details << ", q = " << format("%g", o.q) << ", z = " << format("%g", o.z)
             << ", steps = " << o.steps << order_text << ")\n";
 }
