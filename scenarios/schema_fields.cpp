@@ -1252,21 +1252,16 @@ const Table<PrivacyConfig>& privacy_table() {
                              p.accountant + "'");
            }),
        value("delta", &PrivacyConfig::delta,
-             {"must be in (0, 1), or 0 for 1/N^1.1", [](double v) { return v >= 0 && v < 1; },
-              "[0, 1)"},
-             "the delta of (epsilon, delta)-DP; 0: the paper's 1/N^1.1")
+             {"must be in (0, 1), or 0 for min(1/N^1.1, 0.01)",
+              [](double v) { return v >= 0 && v < 1; }, "[0, 1)"},
+             "the delta of (epsilon, delta)-DP; 0: min(1/N^1.1, 0.01), the papers' 1/N^1.1 "
+             "for N >= 66 (below, 1/N^1.1 nears 1/N: 0.47 at N = 2)")
            .only(Family::fbo)
-           .also([](const PrivacyConfig& p, const std::string& key, Context& ctx) {
-             const Algorithm a = ctx.root.algorithm.algorithm;
-             const bool dp = a == Algorithm::dp_fts || a == Algorithm::dp_fts_de;
-             if (dp && ctx.root.world.agents == 1 && p.delta == 0)
-               fail(key, "0 means 1/N^1.1 = 1 with world.agents = 1, which is no guarantee: "
-                         "give a delta in (0, 1)");
-           })
            .noting([](const PrivacyConfig& p, Context& c) -> std::string {
              if (p.delta != 0) return "";
-             return "  # 0: 1/N^1.1 = " +
-                    toml_float(1.0 / std::pow(static_cast<double>(c.root.world.agents), 1.1));
+             fbo::ReferenceConfig r;
+             r.agents = c.root.world.agents;
+             return "  # 0: min(1/N^1.1, 0.01) = " + toml_float(r.effective_delta());
            }),
        value("budget", &PrivacyConfig::budget,
              {"must be an epsilon > 0 (inf: no budget)", [](double v) { return v > 0; }, "> 0, inf"},

@@ -14,6 +14,7 @@
 #include "engine/dp/pld_accountant.hpp"
 #include "engine/dp/rdp_accountant.hpp"
 #include "engine/dp/rdp_conventions.hpp"
+#include "engine/fbo/reference_loop.hpp"
 #include "scenarios/resources.hpp"
 #include "tools/fedsim/commands.hpp"
 
@@ -78,8 +79,10 @@ dp::Discretisation discretisation_from_string(const std::string& name) {
 double resolve_delta(const PrivacyOptions& o) {
   if (o.has_delta == o.has_agents) throw UsageError("give exactly one of --delta and --agents");
   if (o.has_agents) {
-    if (o.agents < 2) throw UsageError("--agents must be >= 2 (delta = 1/N^1.1 must be < 1)");
-    return std::pow(static_cast<double>(o.agents), -1.1);
+    if (o.agents < 1) throw UsageError("--agents must be >= 1");
+    fbo::ReferenceConfig run;  // a run's default: min(1/N^1.1, 0.01)
+    run.agents = static_cast<int>(std::min<long>(o.agents, 2147483647));
+    return run.effective_delta();
   }
   if (!(o.delta > 0.0 && o.delta < 1.0)) throw UsageError("--delta must be in (0, 1)");
   return o.delta;
@@ -186,7 +189,9 @@ void add_privacy_command(CLI::App& app) {
   cmd->add_option("--steps", opt->steps, "number of releases T, >= 0")->required();
   auto* delta = cmd->add_option("--delta", opt->delta, "target delta, in (0, 1)");
   auto* agents =
-      cmd->add_option("--agents", opt->agents, "N agents: delta = 1/N^1.1 (the paper's choice)");
+      cmd->add_option("--agents", opt->agents,
+                      "N agents: delta = min(1/N^1.1, 0.01), a run's default (the papers' "
+                      "1/N^1.1 for N >= 66)");
   cmd->add_option("--accountant", opt->accountant, "moments (RDP) or tight (PLD)")
       ->capture_default_str();
   auto* orders = cmd->add_option("--orders", opt->orders,
