@@ -539,8 +539,10 @@ std::vector<Field<S>> tuning_fields() {
                             ": every agent needs at least 4 (2 to train, 2 to validate)");
           }),
       value("label_skew", &S::label_skew,
-            Rule<double>{"must be a number > 0 (inf: proportional shares)",
-                         [](double v) { return v > 0; }, "> 0, inf"},
+            // Below 0.01 a class's shares are (nearly) all on one agent, and the split finds
+            // no draw that leaves every agent its minimum of samples (5e-324 failed the run).
+            Rule<double>{"must be a number >= 0.01 (inf: proportional shares)",
+                         [](double v) { return v >= 0.01; }, ">= 0.01, inf"},
             "tuning: Dirichlet alpha of each class's shares over the agents (small: few "
             "classes per agent)"),
       value("quantity_skew", &S::quantity_skew, at_least(0.0),

@@ -58,6 +58,11 @@ TEST_CASE("degenerate numbers are refused at load with the allowed range", "[sce
     CHECK(why.find(std::string("'") + c.key) != std::string::npos);
     CHECK(why.find(c.range) != std::string::npos);
   }
+  // A tuning objective's label skew: a sub-normal Dirichlet alpha failed the run's split.
+  const std::string svm = std::string(FEDSIM_SCENARIO_DIR) + "/papers/real/svm-detection.toml";
+  CHECK_THROWS_WITH(load_scenario(svm, {"world.objective.label_skew=5e-324"}),
+                    Catch::Contains("'world.objective.label_skew'") && Catch::Contains(">= 0.01"));
+  CHECK_NOTHROW(load_scenario(svm, {"world.objective.label_skew=inf"}));
   // inf keeps its meaning where a key gives it one; the bounds themselves are accepted.
   for (const char* ok : {"policy.round_timeout=inf", "world.network.detection_delay=inf",
                          "world.network.uplink=1e9", "algorithm.kernel_lengthscale=1e-6",
