@@ -115,18 +115,23 @@ struct Parameter {
 
 using K = Distribution::Kind;
 const Parameter parameters[] = {
-    {"value", K::constant, &Distribution::value, "must be a finite number >= 0",
-     [](double v, const Distribution&) { return std::isfinite(v) && v >= 0; }},
-    {"low", K::uniform, &Distribution::low, "must be a finite number >= 0",
-     [](double v, const Distribution&) { return std::isfinite(v) && v >= 0; }},
-    {"high", K::uniform, &Distribution::high, "must be a finite number >= low",
-     [](double v, const Distribution& d) { return std::isfinite(v) && v >= d.low; }},
-    {"mean", K::exponential, &Distribution::mean, "must be a finite number > 0",
-     [](double v, const Distribution&) { return std::isfinite(v) && v > 0; }},
-    {"mu", K::lognormal, &Distribution::mu, "must be a finite number",
-     [](double v, const Distribution&) { return std::isfinite(v); }},
-    {"sigma", K::lognormal, &Distribution::sigma, "must be a finite number >= 0",
-     [](double v, const Distribution&) { return std::isfinite(v) && v >= 0; }},
+    // Times are at most max_seconds (1e9 s); a lognormal's draw exp(mu + sigma Z), with |Z| at
+    // most 9 (Box-Muller from 53-bit uniforms), stays below about 1e29 s.
+    {"value", K::constant, &Distribution::value, "must be a finite number in [0, 1e9] seconds",
+     [](double v, const Distribution&) { return std::isfinite(v) && v >= 0 && v <= max_seconds; }},
+    {"low", K::uniform, &Distribution::low, "must be a finite number in [0, 1e9] seconds",
+     [](double v, const Distribution&) { return std::isfinite(v) && v >= 0 && v <= max_seconds; }},
+    {"high", K::uniform, &Distribution::high, "must be a finite number in [low, 1e9] seconds",
+     [](double v, const Distribution& d) {
+       return std::isfinite(v) && v >= d.low && v <= max_seconds;
+     }},
+    {"mean", K::exponential, &Distribution::mean, "must be a finite number in (0, 1e9] seconds",
+     [](double v, const Distribution&) { return std::isfinite(v) && v > 0 && v <= max_seconds; }},
+    {"mu", K::lognormal, &Distribution::mu,
+     "must be a finite number in [-1000, 20.7] (exp(20.7) is about 1e9 seconds)",
+     [](double v, const Distribution&) { return std::isfinite(v) && v >= -1000 && v <= 20.7; }},
+    {"sigma", K::lognormal, &Distribution::sigma, "must be a finite number in [0, 5]",
+     [](double v, const Distribution&) { return std::isfinite(v) && v >= 0 && v <= 5; }},
 };
 
 std::vector<std::string> parameter_names(K kind) {
@@ -208,6 +213,24 @@ Rule<double> probability() {
 
 Rule<double> in(const std::string& interval, std::function<bool(double)> ok) {
   return {"must be in " + interval, std::move(ok), interval};
+}
+
+Rule<double> between(double low, double high) {
+  const std::string range = "[" + number_text(low) + ", " + number_text(high) + "]";
+  return {"must be a finite number in " + range,
+          [low, high](double v) { return std::isfinite(v) && v >= low && v <= high; }, range};
+}
+
+Rule<double> seconds(bool positive, const std::string& inf_means) {
+  const std::string range = std::string(positive ? "(0, " : "[0, ") + number_text(max_seconds) + "]";
+  const bool inf_ok = !inf_means.empty();
+  return {"must be " + std::string(positive ? "> 0 and " : ">= 0 and ") + "at most " +
+              number_text(max_seconds) + " seconds" + (inf_ok ? " (inf: " + inf_means + ")" : ""),
+          [positive, inf_ok](double v) {
+            if (inf_ok && v == std::numeric_limits<double>::infinity()) return true;
+            return std::isfinite(v) && (positive ? v > 0 : v >= 0) && v <= max_seconds;
+          },
+          range + (inf_ok ? ", inf" : "")};
 }
 
 Rule<int> at_least(int low) {

@@ -208,6 +208,16 @@ Rule<double> positive();                            ///< finite > 0
 Rule<double> at_least(double low);                  ///< finite >= low
 Rule<double> probability();                         ///< [0, 1]
 Rule<double> in(const std::string& interval, std::function<bool(double)> ok);
+/// finite in [low, high]: for values whose extremes the engine cannot compute with (a length
+/// scale of 5e-324 squares to 0, a factor of 1e308 times a time overflows to inf).
+Rule<double> between(double low, double high);
+/// The longest finite time any key may give, in (virtual or model) seconds: 1e9 s, about 32
+/// years. Sums of a run's times stay finite far beyond it; inf keeps its own meaning ("never")
+/// where a key allows it.
+constexpr double max_seconds = 1e9;
+/// A time: a finite number in [0, max_seconds] (`positive`: in (0, max_seconds]), or inf when
+/// `inf_means` names what inf stands for ("never", "no timeout").
+Rule<double> seconds(bool positive, const std::string& inf_means = "");
 Rule<int> at_least(int low);
 Rule<std::int64_t> at_least(std::int64_t low);
 template <class T>

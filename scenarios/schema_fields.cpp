@@ -173,10 +173,12 @@ const Table<LinkModel>& link_table() {
       value(nk::compute, &LinkModel::compute, any<Distribution>(), "time of one agent step"),
       value(nk::uplink, &LinkModel::uplink, any<Distribution>(), "latency agent -> server"),
       value(nk::downlink, &LinkModel::downlink, any<Distribution>(), "latency server -> agent"),
-      value("speed_factor", &LinkModel::speed_factor, positive(),
+      value("speed_factor", &LinkModel::speed_factor,
+            in("(0, 1e6]", [](double v) { return v > 0 && v <= 1e6; }),
             "multiplies compute time; > 1 is a persistent straggler"),
       value(nk::bandwidth, &LinkModel::bandwidth,
-            {"must be > 0 (inf: unlimited)", [](double v) { return v > 0; }, "> 0, inf"},
+            {"must be >= 1 byte per second (inf: unlimited)", [](double v) { return v >= 1; },
+             ">= 1, inf"},
             "bytes per second; adds payload size / bandwidth to each message"),
       drop_field(),
       loss_field(),
@@ -201,8 +203,8 @@ const Table<CrashSchedule>& crash_table() {
   static const Table<CrashSchedule> t{
       selection_fields<CrashSchedule>("the agents that crash") +
           std::vector<Field<CrashSchedule>>{
-              value("time", &CrashSchedule::time, at_least(0.0), "virtual time of the crash"),
-              value("recover", &CrashSchedule::recover, any<double>(),
+              value("time", &CrashSchedule::time, seconds(false), "virtual time of the crash"),
+              value("recover", &CrashSchedule::recover, seconds(true, "crash-stop"),
                     "when they come back (> time); inf: crash-stop")
                   .also([](const CrashSchedule& c, const std::string& key, Context&) {
                     if (!(c.recover > c.time))
@@ -219,8 +221,8 @@ const Table<NetworkPartition>& partition_table() {
   static const Table<NetworkPartition> t{
       selection_fields<NetworkPartition>("the agents cut off") +
           std::vector<Field<NetworkPartition>>{
-              value("start", &NetworkPartition::start, at_least(0.0), "start of the cut"),
-              value("end", &NetworkPartition::end, any<double>(),
+              value("start", &NetworkPartition::start, seconds(false), "start of the cut"),
+              value("end", &NetworkPartition::end, seconds(true, "never ends"),
                     "end of the cut (exclusive, > start, inf allowed)")
                   .also([](const NetworkPartition& p, const std::string& key, Context&) {
                     if (!(p.end > p.start))
@@ -284,7 +286,7 @@ const Table<NetworkConfig>& network_table() {
       inlined(&NetworkConfig::link, link_table()) +
       std::vector<Field<NetworkConfig>>{
           value(nk::detection_delay, &NetworkConfig::detection_delay,
-                {"must be >= 0 seconds (inf: never)", [](double v) { return v >= 0; }, ">= 0, inf"},
+                seconds(false, "never"),
                 "the network tells the server a crashed agent is down this long after the "
                 "crash; inf: never (the server relies on missed rounds)"),
           availability_file(),
@@ -396,6 +398,15 @@ Field<SyntheticConfig> dimension_field() {
                     std::to_string(o.dimension));
   });
   f = for_kinds(std::move(f), box_kinds + external_kinds);
+  // A tuning task's dimension is its hyperparameters': another one is refused (the engine
+  // would), not ignored.
+  f.also([](const SyntheticConfig& o, const std::string& key, Context&) {
+    if (o.is_tuning() && o.dimension != 0 && o.dimension != o.effective_dimension())
+      fail(key, "the tuning task has " + std::to_string(o.effective_dimension()) +
+                    " hyperparameters: leave it out or give " +
+                    std::to_string(o.effective_dimension()) + ", got " +
+                    std::to_string(o.dimension));
+  });
   f.text = [](const SyntheticConfig& o, Context&) -> std::string {
     if (o.kind != ObjectiveKind::ackley && !o.is_external()) return "";  // fixed by the kind
     return std::to_string(o.effective_dimension());
@@ -528,8 +539,10 @@ std::vector<Field<S>> tuning_fields() {
                             ": every agent needs at least 4 (2 to train, 2 to validate)");
           }),
       value("label_skew", &S::label_skew,
-            Rule<double>{"must be a number > 0 (inf: proportional shares)",
-                         [](double v) { return v > 0; }, "> 0, inf"},
+            // Below 0.01 a class's shares are (nearly) all on one agent, and the split finds
+            // no draw that leaves every agent its minimum of samples (5e-324 failed the run).
+            Rule<double>{"must be a number >= 0.01 (inf: proportional shares)",
+                         [](double v) { return v >= 0.01; }, ">= 0.01, inf"},
             "tuning: Dirichlet alpha of each class's shares over the agents (small: few "
             "classes per agent)"),
       value("quantity_skew", &S::quantity_skew, at_least(0.0),
@@ -566,10 +579,10 @@ const Table<SyntheticConfig>& synthetic_table() {
       for_kinds(value("grid_size", &SyntheticConfig::grid_size, at_least(2),
                       "points of the 1-D grid (perturbed, mixture)"),
                 grid_kinds),
-      for_kinds(value("lengthscale", &SyntheticConfig::lengthscale, positive(),
+      for_kinds(value("lengthscale", &SyntheticConfig::lengthscale, between(1e-6, 1e6),
                       "SE kernel of the sampled functions (perturbed, mixture)"),
                 grid_kinds),
-      for_kinds(value("perturbation", &SyntheticConfig::perturbation, at_least(0.0),
+      for_kinds(value("perturbation", &SyntheticConfig::perturbation, between(0.0, 1e6),
                       "d (perturbed)"),
                 grid_kinds),
       for_kinds(value("alpha", &SyntheticConfig::alpha, probability(), "heterogeneity (mixture)"),
@@ -582,7 +595,7 @@ const Table<SyntheticConfig>& synthetic_table() {
                     }),
                 grid_kinds + box_kinds + tuning_kinds),
       dimension_field(),
-      for_kinds(value("shift", &SyntheticConfig::shift, at_least(0.0),
+      for_kinds(value("shift", &SyntheticConfig::shift, between(0.0, 1e6),
                       "box kinds: agent n's function is the base shifted by a uniform draw in "
                       "[-shift, shift] per axis"),
                 box_kinds),
@@ -597,8 +610,9 @@ const Table<SyntheticConfig>& synthetic_table() {
                       "processes (connections) kept alive and reused"),
                 external_kinds),
       for_kinds(value("timeout", &SyntheticConfig::timeout,
-                      in("(0, 1e7]", [](double v) { return v > 0 && v <= 1e7; }),
-                      "wall seconds per evaluation attempt"),
+                      // Below 0.1 s every attempt of a worker that must start times out, and
+                      // the run crawls through retries and back-offs.
+                      between(0.1, 1e7), "wall seconds per evaluation attempt"),
                 external_kinds),
       for_kinds(value("on_failure", &SyntheticConfig::on_failure,
                       one_of<SyntheticConfig::OnFailure>(),
@@ -614,7 +628,7 @@ const Table<SyntheticConfig>& synthetic_table() {
     };
     for (auto& f : tuning_fields<SyntheticConfig>()) fields.push_back(for_kinds(f, tuning_kinds));
     fields.push_back(
-        for_kinds(value("cost_per_sample", &SyntheticConfig::cost_per_sample, at_least(0.0),
+        for_kinds(value("cost_per_sample", &SyntheticConfig::cost_per_sample, between(0.0, 1e3),
                         "tuning: virtual seconds charged per training sample and epoch (0: the "
                         "network's compute model)"),
                   tuning_kinds));
@@ -626,19 +640,19 @@ const Table<SyntheticConfig>& synthetic_table() {
 const Table<xarmed::ProblemConfig>& problem_table() {
   using xarmed::ProblemConfig;
   static const std::string noise_rule =
-      "must be a finite number >= 0 (absent: the engine's default, 0.1 for garland and "
+      "must be a finite number in [0, 1e6] (absent: the engine's default, 0.1 for garland and "
       "double-sine, 0.01 for seir, 0 for tuning)";
   static const Table<ProblemConfig> t = [] {
     Field<ProblemConfig> noise = value(
         "noise", &ProblemConfig::noise,
-        {noise_rule, [](double v) { return std::isfinite(v); }, ">= 0, absent"},
+        {noise_rule, [](double v) { return std::isfinite(v); }, "[0, 1e6], absent"},
         "half-width a of the reward noise U[-a, a]; absent: the engine's default");
     noise.defaults("absent");
     // In the config a negative noise means "the engine's default"; a file says that by
     // leaving the key out.
     noise.read = [](const toml::node& n, ProblemConfig& p, const std::string& key, Context&) {
       p.noise = Value<double>::read(n, key);
-      if (!(std::isfinite(p.noise) && p.noise >= 0)) fail(key, noise_rule + ", got " + number_text(p.noise));
+      if (!(std::isfinite(p.noise) && p.noise >= 0 && p.noise <= 1e6)) fail(key, noise_rule + ", got " + number_text(p.noise));
     };
     noise.text = [](const ProblemConfig& p, Context&) {
       return p.noise >= 0 ? toml_float(p.noise) : "";
@@ -655,7 +669,7 @@ const Table<xarmed::ProblemConfig>& problem_table() {
             "N(0, offset_std^2); seir: client m is region m; tuning: client m's validation "
             "score on its shard of a real data set, the global objective their mean "
             "(docs/real-data.md)"),
-        value("offset_std", &ProblemConfig::offset_std, at_least(0.0),
+        value("offset_std", &ProblemConfig::offset_std, between(0.0, 1e6),
               "sd of the clients' constants (garland, double-sine)")
             .when([](const ScenarioConfig& c) -> std::string {
               const auto k = c.xarmed.fed_pne.problem.objective;
@@ -707,7 +721,7 @@ const Table<WorldConfig>& world_table() {
               fail(key, "must be >= 2 with world.peer_observations > 0 (the target agent and "
                         "at least one peer), got " + std::to_string(w.agents));
           }),
-      value("noise_variance", &WorldConfig::noise_variance, at_least(0.0),
+      value("noise_variance", &WorldConfig::noise_variance, between(0.0, 1e6),
             "sigma^2 of each observation's Gaussian noise (not external kinds: their workers "
             "answer y with its noise)")
           .only(Family::fbo)
@@ -847,18 +861,24 @@ const Table<fbo::ReferenceConfig>& reference_table() {
                fail(key, "must not exceed world.objective.grid_size (" + std::to_string(grid) +
                              "), got " + std::to_string(a.subregions));
            }),
-       value("q", &ReferenceConfig::q, in("(0, 1]", [](double v) { return v > 0 && v <= 1; }),
+       // At least 1e-9: a sub-normal q (5e-324) overflows 1 / q to inf and the aggregate to
+       // NaN; below 1e-9 no run draws an agent anyway.
+       value("q", &ReferenceConfig::q,
+             in("[1e-9, 1]", [](double v) { return v >= 1e-9 && v <= 1; }),
              "subsampling probability")
            .when(algorithm_is(private_algorithms, "used by the private algorithms")),
-       value("z", &ReferenceConfig::z, positive(), "noise multiplier")
+       value("z", &ReferenceConfig::z, in("(0, 1e6]", [](double v) { return v > 0 && v <= 1e6; }),
+             "noise multiplier")
            .when(algorithm_is(private_algorithms, "used by the private algorithms")),
-       value("clip", &ReferenceConfig::clip, positive(), "S, clipping threshold")
+       value("clip", &ReferenceConfig::clip,
+             in("(0, 1e12]", [](double v) { return v > 0 && v <= 1e12; }), "S, clipping threshold")
            .when(algorithm_is(private_algorithms, "used by the private algorithms")),
-       value("lambda", &ReferenceConfig::lambda, positive(),
+       value("lambda", &ReferenceConfig::lambda, between(1e-12, 1e12),
              "regulariser of the feature-space posterior"),
-       value("kernel_lengthscale", &ReferenceConfig::kernel_lengthscale, positive(),
+       value("kernel_lengthscale", &ReferenceConfig::kernel_lengthscale, between(1e-6, 1e6),
              "SE kernel behind the random features"),
-       value("beta", &ReferenceConfig::beta, positive(), "Thompson-sampling scale"),
+       value("beta", &ReferenceConfig::beta, in("(0, 1e6]", [](double v) { return v > 0 && v <= 1e6; }),
+             "Thompson-sampling scale"),
        value("p_schedule", &ReferenceConfig::p_schedule, one_of<fbo::PSchedule>(),
              "1 - p_t, the probability of using the server's information")
            .when(algorithm_is({Algorithm::fts, Algorithm::fts_de, Algorithm::dp_fts,
@@ -920,13 +940,15 @@ const Table<fbo::ReferenceConfig>& reference_table() {
                          "values (their optimize_restarts(10))")),
        authors_key(value("local_features", &ReferenceConfig::refit_rff,
                          &fbo::RefitRffConfig::features,
-                         {"must be an integer in [1, 10000] (a draw holds an M x M matrix and "
-                          "the candidates' M features)",
-                          [](int v) { return v >= 1 && v <= 10000; }, "[1, 10000]"},
+                         // A draw factors an M x M matrix: O(M^3), 0.1 s at M = 1000 and
+                         // 100 s at 10,000, for each of the N T draws of a run.
+                         {"must be an integer in [1, 1000] (a draw holds and factors an M x M "
+                          "matrix, O(M^3) per draw; the authors used 100)",
+                          [](int v) { return v >= 1 && v <= 1000; }, "[1, 1000]"},
                          "authors' sampler: fresh random features drawn for every local TS "
                          "draw (their M_target)")),
        authors_key(value("local_lambda_floor", &ReferenceConfig::refit_rff,
-                         &fbo::RefitRffConfig::lambda_floor, positive(),
+                         &fbo::RefitRffConfig::lambda_floor, between(1e-12, 1e6),
                          "authors' sampler: regulariser max(this, fitted noise variance)")),
        box_key(value("acquisition_candidates", &ReferenceConfig::acquisition_candidates,
                      at_least(1),
@@ -954,25 +976,28 @@ const Table<fbo::ReferenceConfig>& reference_table() {
        refit_key(value("refit_restarts", &ReferenceConfig::refit, &fbo::RefitConfig::restarts,
                        at_least(1), "L-BFGS runs per refit (restarts keyed by agent and count)")),
        refit_key(value("refit_lengthscale_min", &ReferenceConfig::refit,
-                       &fbo::RefitConfig::lengthscale_min, positive(),
+                       &fbo::RefitConfig::lengthscale_min, between(1e-6, 1e6),
                        "length-scale bound of the exact sampler's fits (the rff sampler holds "
                        "kernel_lengthscale): the papers' smallest, ~10 grid spacings"),
                  RefitUse::lengthscale_bounds),
        refit_key(value("refit_lengthscale_max", &ReferenceConfig::refit,
                        &fbo::RefitConfig::lengthscale_max,
-                       {"must be a finite number > 0", finite_positive,
-                        "> refit_lengthscale_min"},
+                       {"must be a finite number in (0, 1e6]",
+                        [](double v) { return finite_positive(v) && v <= 1e6; },
+                        "> refit_lengthscale_min, <= 1e6"},
                        "upper bound: the unit box's side; unbounded fits on scattered points "
                        "drift to length scales of hundreds")
                      .also(above(&fbo::RefitConfig::lengthscale_max,
                                  &fbo::RefitConfig::lengthscale_min, "refit_lengthscale_min")),
                  RefitUse::lengthscale_bounds),
        refit_key(value("refit_noise_min", &ReferenceConfig::refit, &fbo::RefitConfig::noise_min,
-                       positive(), "noise-variance bound of the fits: the papers' smallest "
+                       between(1e-12, 1e6), "noise-variance bound of the fits: the papers' smallest "
                                    "noise variance, keeps K + n2 I well conditioned"),
                  RefitUse::bounds),
        refit_key(value("refit_noise_max", &ReferenceConfig::refit, &fbo::RefitConfig::noise_max,
-                       {"must be a finite number > 0", finite_positive, "> refit_noise_min"},
+                       {"must be a finite number in (0, 1e6]",
+                        [](double v) { return finite_positive(v) && v <= 1e6; },
+                        "> refit_noise_min, <= 1e6"},
                        "upper bound: above the variance of outputs in [0, 1]")
                      .also(above(&fbo::RefitConfig::noise_max, &fbo::RefitConfig::noise_min,
                                  "refit_noise_min")),
@@ -1130,24 +1155,27 @@ const Table<PolicyConfig>& policy_table() {
              // the server opening empty rounds (2^31 of them) long after the others finished.
              const ScenarioConfig& c = ctx.root;
              const bool xarmed = ctx.family == Family::xarmed;
+             // The default (3) is accepted however short the run: a few empty rounds at most.
              const double rounds = xarmed ? static_cast<double>(c.xarmed.fed_pne.budget)
                                           : c.algorithm.iterations + 1.0;
-             if (p.dead_after_missed > rounds)
+             const int defaults = PolicyConfig{}.dead_after_missed;
+             if (p.dead_after_missed > std::max(rounds, static_cast<double>(defaults)))
                fail(key, "must be at most the run's rounds, " +
                              std::string(xarmed ? "algorithm.budget = "
                                                 : "algorithm.iterations + 1 = ") +
-                             number_text(rounds) +
+                             number_text(rounds) + ", or the default " +
+                             std::to_string(defaults) +
                              " (a larger count never presumes a crashed agent dead and the "
                              "server opens empty rounds long after the run's work), got " +
                              std::to_string(p.dead_after_missed));
            }),
        value(policy_keys::round_timeout, &PolicyConfig::round_timeout,
-             {"must be > 0 seconds (inf: no timeout)", [](double v) { return v > 0; }, "> 0, inf"},
+             seconds(true, "no timeout"),
              "sync: seconds after the broadcast before missing agents count as having missed "
              "the round (X-armed: per pull)")
            .when(policy_is({Policy::sync})),
        value(policy_keys::deadline, &PolicyConfig::deadline,
-             {"must be > 0 seconds (inf: no deadline)", [](double v) { return v > 0; }, "> 0, inf"},
+             seconds(true, "no deadline"),
              "deadline, quorum fallback: seconds after the broadcast (X-armed: per pull)")
            .when(policy_is({Policy::deadline, Policy::quorum})),
        value("carry_late", &PolicyConfig::carry_late, any<bool>(),
@@ -1173,7 +1201,7 @@ const Table<PolicyConfig>& policy_table() {
                fail(key, "the async policy needs async_every > 0 (arrivals) or async_period > 0 "
                          "(seconds)");
            }),
-       value("async_period", &PolicyConfig::async_period, at_least(0.0),
+       value("async_period", &PolicyConfig::async_period, seconds(false),
              "async: aggregate every period seconds (0: use K)")
            .when(policy_is({Policy::async})),
        value("max_staleness", &PolicyConfig::max_staleness, at_least(0),
@@ -1182,7 +1210,7 @@ const Table<PolicyConfig>& policy_table() {
        value("staleness", &PolicyConfig::staleness, one_of<PolicyConfig::Staleness>(),
              "async weight of a vector s rounds old: 1, 1/(1 + s), (1 + s)^-exponent")
            .when(policy_is({Policy::async})),
-       value("staleness_exponent", &PolicyConfig::staleness_exponent, positive(),
+       value("staleness_exponent", &PolicyConfig::staleness_exponent, between(1e-6, 100.0),
              "async, polynomial staleness: the exponent")
            .when([](const ScenarioConfig& c) -> std::string {
              if (const std::string why = policy_is({Policy::async})(c); !why.empty()) return why;
@@ -1226,21 +1254,16 @@ const Table<PrivacyConfig>& privacy_table() {
                              p.accountant + "'");
            }),
        value("delta", &PrivacyConfig::delta,
-             {"must be in (0, 1), or 0 for 1/N^1.1", [](double v) { return v >= 0 && v < 1; },
-              "[0, 1)"},
-             "the delta of (epsilon, delta)-DP; 0: the paper's 1/N^1.1")
+             {"must be in (0, 1), or 0 for min(1/N^1.1, 0.01)",
+              [](double v) { return v >= 0 && v < 1; }, "[0, 1)"},
+             "the delta of (epsilon, delta)-DP; 0: min(1/N^1.1, 0.01), the papers' 1/N^1.1 "
+             "for N >= 66 (below, 1/N^1.1 nears 1/N: 0.47 at N = 2)")
            .only(Family::fbo)
-           .also([](const PrivacyConfig& p, const std::string& key, Context& ctx) {
-             const Algorithm a = ctx.root.algorithm.algorithm;
-             const bool dp = a == Algorithm::dp_fts || a == Algorithm::dp_fts_de;
-             if (dp && ctx.root.world.agents == 1 && p.delta == 0)
-               fail(key, "0 means 1/N^1.1 = 1 with world.agents = 1, which is no guarantee: "
-                         "give a delta in (0, 1)");
-           })
            .noting([](const PrivacyConfig& p, Context& c) -> std::string {
              if (p.delta != 0) return "";
-             return "  # 0: 1/N^1.1 = " +
-                    toml_float(1.0 / std::pow(static_cast<double>(c.root.world.agents), 1.1));
+             fbo::ReferenceConfig r;
+             r.agents = c.root.world.agents;
+             return "  # 0: min(1/N^1.1, 0.01) = " + toml_float(r.effective_delta());
            }),
        value("budget", &PrivacyConfig::budget,
              {"must be an epsilon > 0 (inf: no budget)", [](double v) { return v > 0; }, "> 0, inf"},
@@ -1301,7 +1324,7 @@ const Table<RunClockConfig>& run_table() {
              "delivers each event when the real clock reaches its time x time_scale, and "
              "compute time is the real time evaluations take (actors driver only; no "
              "checkpoints; docs/wall-clock.md)"),
-       value(rk::time_scale, &RunClockConfig::time_scale, positive(),
+       value(rk::time_scale, &RunClockConfig::time_scale, between(1e-6, 1e3),
              "wall: wall seconds per model second (0.01: a model second lasts 10 ms)")
            .when(unless_wall),
        value(rk::injected_compute, &RunClockConfig::injected_compute, any<bool>(),
@@ -1346,9 +1369,14 @@ Field<ScenarioConfig> run_field() {
 const Table<ScenarioConfig>& root_table() {
   static const Table<ScenarioConfig> t{{
       value("name", &ScenarioConfig::name,
-            {"must be a non-empty string", [](const std::string& s) { return !s.empty(); },
-             "non-empty"},
-            "the run's name")
+            {"must be a non-empty name without '/' and other than \".\" and \"..\" (it names "
+             "the default output folder out/<name>)",
+             [](const std::string& s) {
+               return !s.empty() && s != "." && s != ".." && s.find('/') == std::string::npos &&
+                      s.find('\0') == std::string::npos;
+             },
+             "non-empty, no '/'"},
+            "the run's name (the default output folder is out/<name>)")
           .defaults("the file's name"),
       value("seed", &ScenarioConfig::seed,
             {"must be in 0..9223372036854775807",

@@ -35,7 +35,8 @@ BoxMaximizerOptions ReferenceConfig::acquisition() const {
 }
 
 double ReferenceConfig::effective_delta() const {
-  return delta > 0 ? delta : 1.0 / std::pow(static_cast<double>(agents), 1.1);
+  return delta > 0 ? delta
+                   : std::min(1.0 / std::pow(static_cast<double>(agents), 1.1), max_default_delta);
 }
 
 DeServerConfig ReferenceConfig::server_config() const {

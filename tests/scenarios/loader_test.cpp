@@ -476,24 +476,24 @@ TEST_CASE("wrong TOML types are errors naming the key and the expected type", "[
 }
 
 TEST_CASE("out-of-range values are errors naming the key, the rule and the value", "[scenario]") {
-  expect_error("q0.toml", "[algorithm]\nq = 0\n", {"key 'algorithm.q'", "(0, 1]", "got 0"});
-  expect_error("q15.toml", "[algorithm]\nq = 1.5\n", {"key 'algorithm.q'", "(0, 1]", "got 1.5"});
-  expect_error("z.toml", "[algorithm]\nz = -1\n", {"key 'algorithm.z'", "> 0", "got -1"});
+  expect_error("q0.toml", "[algorithm]\nq = 0\n", {"key 'algorithm.q'", "[1e-9, 1]", "got 0"});
+  expect_error("q15.toml", "[algorithm]\nq = 1.5\n", {"key 'algorithm.q'", "[1e-9, 1]", "got 1.5"});
+  expect_error("z.toml", "[algorithm]\nz = -1\n", {"key 'algorithm.z'", "(0, 1e6]", "got -1"});
   expect_error("agents.toml", "[world]\nagents = 0\n", {"key 'world.agents'", ">= 1", "got 0"});
   expect_error("drop.toml", "[world.network]\ndrop = 1.5\n",
                {"key 'world.network.drop'", "[0, 1)", "got 1.5"});
   expect_error("latency1.toml", "[world.network]\nuplink = -0.1\n",
-               {"key 'world.network.uplink'", ">= 0", "got -0.1"});
+               {"key 'world.network.uplink'", "[0, 1e9]", "got -0.1"});
   expect_error("latency2.toml",
                "[world.network]\ndownlink = { kind = \"lognormal\", mu = -2.0, sigma = -0.5 }\n",
-               {"key 'world.network.downlink'", "sigma", ">= 0", "got -0.5"});
+               {"key 'world.network.downlink'", "sigma", "[0, 5]", "got -0.5"});
   expect_error("latency3.toml",
                "[world.network]\ncompute = { kind = \"uniform\", low = -1.0, high = 2.0 }\n",
-               {"key 'world.network.compute'", "low", ">= 0", "got -1"});
+               {"key 'world.network.compute'", "low", "[0, 1e9]", "got -1"});
   expect_error("latency4.toml",
                "[[world.network.groups]]\nfraction = 0.5\ncompute = { kind = \"exponential\", "
                "mean = -3.0 }\n",
-               {"key 'world.network.groups[0].compute'", "mean", "> 0", "got -3"});
+               {"key 'world.network.groups[0].compute'", "mean", "(0, 1e9]", "got -3"});
   expect_error("dist-kind.toml", "[world.network]\ncompute = { kind = \"normal\", mu = 0.0 }\n",
                {"key 'world.network.compute.kind'", "unknown value 'normal'",
                 "allowed: constant, uniform, exponential, lognormal"});
@@ -568,7 +568,7 @@ TEST_CASE("bad overrides are errors naming the override", "[scenario]") {
                {"unknown key 'algorithm.qq'", "allowed: name, iterations", "q, z, clip",
                 "(from --set algorithm.qq=0.5)"});
   expect_error("o3.toml", text, {"algorithm.q=1.5"},
-               {"key 'algorithm.q'", "(0, 1]", "got 1.5", "(from --set algorithm.q=1.5)"});
+               {"key 'algorithm.q'", "[1e-9, 1]", "got 1.5", "(from --set algorithm.q=1.5)"});
   expect_error("o4.toml", text, {"algorithm..q=1"}, {"--set 'algorithm..q=1'", "bad key"});
   expect_error("o5.toml", text, {"=1"}, {"missing key"});
   expect_error("o6.toml", text, {"algorithm.q="}, {"missing value"});
@@ -857,9 +857,9 @@ TEST_CASE("X-armed scenario errors name the file, the key and the allowed values
   expect_error("x-c1.toml", fed + "budget = 1\nc1 = 0.05\n[world]\nagents = 10\n",
                {"key 'algorithm.c1'", "log(c1 T / delta) must be > 0"});
   expect_error("x-noise.toml", fed + "[world.objective]\nnoise = -0.1\n",
-               {"key 'world.objective.noise'", ">= 0", "absent: the engine's default", "got -0.1"});
+               {"key 'world.objective.noise'", "[0, 1e6]", "absent: the engine's default", "got -0.1"});
   expect_error("x-offset-std.toml", fed + "[world.objective]\noffset_std = -1\n",
-               {"key 'world.objective.offset_std'", ">= 0", "got -1"});
+               {"key 'world.objective.offset_std'", "[0, 1e+06]", "got -1"});
 
   // Round policies that do not fit a phase closed on every live client's report.
   expect_error(

@@ -141,7 +141,7 @@ TEST_CASE("objective keys: each bad value is one line naming the key and what is
             "key 'world.objective.workers': must be an integer in 1..256, got 0"));
   CHECK(has(error_of(command_head + "workers = 257"), "must be an integer in 1..256"));
   CHECK(has(error_of(command_head + "timeout = 0"),
-            "key 'world.objective.timeout': must be in (0, 1e7], got 0"));
+            "key 'world.objective.timeout': must be a finite number in [0.1, 1e+07], got 0"));
   CHECK(has(error_of(command_head + "timeout = inf"), "key 'world.objective.timeout'"));
   CHECK(has(error_of(command_head + "on_failure = \"ignore\""),
             "key 'world.objective.on_failure': unknown value 'ignore' (allowed: skip, retry, "

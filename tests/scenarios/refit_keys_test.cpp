@@ -108,7 +108,7 @@ TEST_CASE("refit keys: bad values fail with one line naming the key", "[scenario
   CHECK_THAT(error_of(head + "refit_every = 5\nrefit_restarts = 0\n"),
              Catch::Contains("key 'algorithm.refit_restarts'"));
   CHECK_THAT(error_of(head + "refit_every = 5\nrefit_lengthscale_min = 0.0\n"),
-             Catch::Contains("key 'algorithm.refit_lengthscale_min': must be a finite number > 0"));
+             Catch::Contains("key 'algorithm.refit_lengthscale_min': must be a finite number in [1e-06, 1e+06]"));
   CHECK_THAT(error_of(head + "refit_every = 5\nlocal_sampler = \"exact\"\n"
                              "refit_lengthscale_min = 0.5\nrefit_lengthscale_max = 0.2\n"),
              Catch::Contains("key 'algorithm.refit_lengthscale_max': must be > "
@@ -117,7 +117,7 @@ TEST_CASE("refit keys: bad values fail with one line naming the key", "[scenario
              Catch::Contains("key 'algorithm.refit_noise_max': must be > "
                              "algorithm.refit_noise_min"));
   CHECK_THAT(error_of(head + "refit_every = 5\nrefit_noise_max = inf\n"),
-             Catch::Contains("key 'algorithm.refit_noise_max': must be a finite number > 0"));
+             Catch::Contains("key 'algorithm.refit_noise_max': must be a finite number in (0, 1e6]"));
   CHECK_THAT(error_of(head + "refit_every = 2.5\n"), Catch::Contains("algorithm.refit_every"));
   // A bad bound is an error even with refits off: the file says something impossible.
   CHECK_THAT(error_of(head + "refit_noise_min = -1.0\n"),
@@ -235,9 +235,9 @@ TEST_CASE("authors' sampler keys: checked, warned about when inert, written only
              Catch::Contains("key 'algorithm.local_refit_restarts'"));
   CHECK_THAT(error_of(authors + "local_features = 0\n"),
              Catch::Contains("key 'algorithm.local_features'"));
-  CHECK_THAT(error_of(authors + "local_features = 10001\n"),
-             Catch::Contains("key 'algorithm.local_features': must be an integer in [1, 10000]"));
-  CHECK(error_of(authors + "local_features = 10000\n").empty());
+  CHECK_THAT(error_of(authors + "local_features = 1001\n"),
+             Catch::Contains("key 'algorithm.local_features': must be an integer in [1, 1000]"));
+  CHECK(error_of(authors + "local_features = 1000\n").empty());
   CHECK_THAT(error_of(authors + "local_lambda_floor = 0.0\n"),
              Catch::Contains("key 'algorithm.local_lambda_floor'"));
   CHECK_THAT(error_of(authors + "refit_every = 5\n"),

@@ -93,7 +93,7 @@ TEST_CASE("the schema table names every key once per family", "[scenario][schema
   CHECK(rows > 60);
   // Spot checks: defaults come from the structs' own initialisers.
   const std::string md = schema_markdown();
-  CHECK(md.find("| `algorithm.q` | FBO | float | `0.25` | (0, 1] |") != std::string::npos);
+  CHECK(md.find("| `algorithm.q` | FBO | float | `0.25` | [1e-9, 1] |") != std::string::npos);
   CHECK(md.find("| `algorithm.k` | X-armed | int | `2` | >= 2 |") != std::string::npos);
   CHECK(md.find("| `policy.kind` |  | string | `\"sync\"` | sync, deadline, quorum, async, fedbuff |") !=
         std::string::npos);
@@ -247,11 +247,18 @@ TEST_CASE("DE weight constants that overflow the softmax are refused", "[scenari
                                    "ok.toml"));
 }
 
-TEST_CASE("a DP run of one agent needs an explicit privacy.delta", "[scenario][limits]") {
-  // The default delta 1/N^1.1 is 1 with N = 1: no guarantee (issue 10, bug 7).
-  expect_error("[world]\nagents = 1\n",
-               {"key 'privacy.delta'", "1/N^1.1 = 1", "world.agents = 1", "(0, 1)"});
-  expect_error("[world]\nagents = 1\n[algorithm]\nname = \"dp-fts\"\n", {"key 'privacy.delta'"});
+TEST_CASE("the default privacy.delta is min(1/N^1.1, 0.01): never vacuous for small N",
+          "[scenario][limits]") {
+  // 1/N^1.1 is 1 with N = 1 and 0.47 with N = 2 (issue 10, bug 7; issue 32): the default stops
+  // at 0.01, and the papers' N = 200 keeps 1/200^1.1.
+  for (const int n : {1, 2, 8, 65})
+    CHECK(reference_config(load_scenario_text("[world]\nagents = " + std::to_string(n) + "\n",
+                                              "n.toml").config)
+              .effective_delta() == 0.01);
+  CHECK(reference_config(load_scenario_text("[world]\nagents = 66\n", "n.toml").config)
+            .effective_delta() == Approx(std::pow(66.0, -1.1)));
+  CHECK(reference_config(load_scenario_text("[world]\nagents = 200\n", "n.toml").config)
+            .effective_delta() == Approx(std::pow(200.0, -1.1)));
   CHECK_NOTHROW(load_scenario_text("[world]\nagents = 1\n[privacy]\ndelta = 0.01\n", "ok.toml"));
   CHECK_NOTHROW(load_scenario_text("[world]\nagents = 1\n[algorithm]\nname = \"ts\"\n", "ok.toml"));
 }

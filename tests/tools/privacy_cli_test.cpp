@@ -87,7 +87,7 @@ TEST_CASE("fedsim privacy rejects bad arguments with one line and exit code 2", 
        {"--q 0 --z 1 --steps 40 --delta 1e-5", "--q 1.5 --z 1 --steps 40 --delta 1e-5",
         "--q 0.5 --z 0 --steps 40 --delta 1e-5", "--q 0.5 --z 1 --steps -1 --delta 1e-5",
         "--q 0.5 --z 1 --steps 40 --delta 1", "--q 0.5 --z 1 --steps 40",
-        "--q 0.5 --z 1 --steps 40 --delta 1e-5 --agents 200", "--q 0.5 --z 1 --steps 40 --agents 1",
+        "--q 0.5 --z 1 --steps 40 --delta 1e-5 --agents 200", "--q 0.5 --z 1 --steps 40 --agents 0",
         "--q 0.5 --z 1 --steps 40 --delta 1e-5 --accountant exact",
         "--q 0.5 --z 1 --steps 40 --delta 1e-5 --orders prime",
         "--q 0.5 --z 1 --steps 40 --delta 1e-5 --paper --conversion improved",
@@ -124,4 +124,31 @@ TEST_CASE("fedsim privacy --max-bins sets the tight accountant's grid, as a run'
     CHECK(b.code == 2);
     CHECK(b.out.find("--max-bins") != std::string::npos);
   }
+}
+
+TEST_CASE("the tight accountant's printed epsilon is an upper bound, its error never hidden",
+          "[cli][dp]") {
+  // An error bound (steps x interval = 10) far above epsilon: the line says so and gives the
+  // exact epsilon's interval [0, epsilon]; the printed epsilon is never below the computed one.
+  const std::string args = "privacy --q 0.01 --z 10 --steps 1000 --delta 1e-5 --accountant tight "
+                           "--interval 0.01";
+  const Run line = run(args);
+  REQUIRE(line.code == 0);
+  INFO(line.out);
+  CHECK(line.out.find("an upper bound: the exact epsilon is in [0, ") != std::string::npos);
+  CHECK(line.out.find("exceeds epsilon") != std::string::npos);
+  const auto j = nlohmann::json::parse(run(args + " --json").out);
+  const double eps = j.at("epsilon").get<double>();
+  CHECK(j.at("error_bound").get<double>() > eps);
+  CHECK(j.at("epsilon_lower_bound").get<double>() == 0.0);
+  const double printed = std::stod(line.out.substr(std::string("epsilon = ").size()));
+  CHECK(printed >= eps);
+  // A usual setting: the error is below epsilon and printed as such.
+  const Run usual = run("privacy --q 0.25 --z 1 --steps 40 --agents 200 --accountant tight");
+  const auto u = nlohmann::json::parse(
+      run("privacy --q 0.25 --z 1 --steps 40 --agents 200 --accountant tight --json").out);
+  CHECK(std::stod(usual.out.substr(std::string("epsilon = ").size())) >= u.at("epsilon").get<double>());
+  CHECK(u.at("epsilon_lower_bound").get<double>() ==
+        Approx(u.at("epsilon").get<double>() - u.at("error_bound").get<double>()));
+  CHECK(usual.out.find(", error <= ") != std::string::npos);
 }

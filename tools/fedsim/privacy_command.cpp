@@ -1,7 +1,10 @@
 // `fedsim privacy`: epsilon of T releases of the Poisson-subsampled Gaussian mechanism, from
 // the moments (RDP) accountant or the tight (PLD) one.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -11,6 +14,8 @@
 #include "engine/dp/pld_accountant.hpp"
 #include "engine/dp/rdp_accountant.hpp"
 #include "engine/dp/rdp_conventions.hpp"
+#include "engine/fbo/reference_loop.hpp"
+#include "scenarios/resources.hpp"
 #include "tools/fedsim/commands.hpp"
 
 namespace fedsim::cli {
@@ -36,11 +41,34 @@ std::string format(const char* fmt, double x) {
   return buf;
 }
 
-// Two decimals like the paper, but keep small values readable.
-std::string format_epsilon(double eps) {
-  if (std::isinf(eps)) return "inf";
-  return format((eps >= 0.1 && eps < 1e6) || eps == 0.0 ? "%.2f" : "%.3g", eps);
+/// `x` printed with `fmt`, rounded up: the printed number is never below x (an epsilon or an
+/// error bound printed rounded down would under-report the privacy loss).
+std::string format_up(const char* fmt, double x) {
+  std::string text = format(fmt, x);
+  for (int step = 0; step < 4 && std::strtod(text.c_str(), nullptr) < x; ++step) {
+    // One unit of the last printed digit up.
+    const double printed = std::strtod(text.c_str(), nullptr);
+    const char* dot = std::strchr(text.c_str(), '.');
+    const char* e = std::strpbrk(text.c_str(), "eE");
+    const int exponent = e ? std::atoi(e + 1) : 0;
+    const int decimals = dot ? static_cast<int>((e ? e : text.c_str() + text.size()) - dot - 1) : 0;
+    text = format(fmt, printed + std::pow(10.0, exponent - decimals));
+  }
+  return text;
 }
+
+// Two decimals like the paper, but keep small values readable. The tight accountant's is
+// rounded up (it is printed as an upper bound); the moments accountant's to the nearest, as
+// the paper prints its values (the --paper test compares them).
+std::string format_epsilon(double eps, bool upper) {
+  if (std::isinf(eps)) return "inf";
+  const char* fmt = (eps >= 0.1 && eps < 1e6) || eps == 0.0 ? "%.2f" : "%.3g";
+  return upper ? format_up(fmt, eps) : format(fmt, eps);
+}
+
+/// Bytes the tight accountant holds per grid point of its composed PLD: the kept spectra
+/// (complex doubles) and the work arrays of a composition, measured at 2^21 points.
+constexpr double pld_bytes_per_bin = 64;
 
 dp::Discretisation discretisation_from_string(const std::string& name) {
   if (name == "connect-the-dots") return dp::Discretisation::connect_the_dots;
@@ -51,8 +79,10 @@ dp::Discretisation discretisation_from_string(const std::string& name) {
 double resolve_delta(const PrivacyOptions& o) {
   if (o.has_delta == o.has_agents) throw UsageError("give exactly one of --delta and --agents");
   if (o.has_agents) {
-    if (o.agents < 2) throw UsageError("--agents must be >= 2 (delta = 1/N^1.1 must be < 1)");
-    return std::pow(static_cast<double>(o.agents), -1.1);
+    if (o.agents < 1) throw UsageError("--agents must be >= 1");
+    fbo::ReferenceConfig run;  // a run's default: min(1/N^1.1, 0.01)
+    run.agents = static_cast<int>(std::min<long>(o.agents, 2147483647));
+    return run.effective_delta();
   }
   if (!(o.delta > 0.0 && o.delta < 1.0)) throw UsageError("--delta must be in (0, 1)");
   return o.delta;
@@ -100,6 +130,16 @@ void run_privacy(const PrivacyOptions& o) {
       throw UsageError("--interval must be a finite number > 0");
     dp::PldOptions options;
     if (o.max_bins < 1024) throw UsageError("--max-bins must be >= 1024");
+    const scenario::ResourceEstimate needed{
+        {{"", "the process itself", scenario::process_base_bytes},
+         {"--max-bins", "the composed grid (64 bytes a point)",
+          pld_bytes_per_bin * static_cast<double>(o.max_bins)}},
+        "--max-bins = " + std::to_string(o.max_bins)};
+    if (const std::string why = scenario::memory_refusal(
+            "--max-bins " + std::to_string(o.max_bins), needed,
+            scenario::memory_limit("", "--max-memory"), "--max-memory");
+        !why.empty())
+      throw UsageError(why.substr(0, why.find("; lower it")) + "; give a smaller --max-bins");
     options.interval = o.interval;
     options.max_bins = o.max_bins;
     options.discretisation = discretisation_from_string(o.discretisation);
@@ -111,8 +151,17 @@ void run_privacy(const PrivacyOptions& o) {
     out["discretisation"] = o.discretisation;
     out["interval"] = e.interval;
     out["error_bound"] = e.error_bound;
+    // The epsilon is an upper bound, at most error_bound above the exact one: the exact one
+    // lies in [max(0, epsilon - error_bound), epsilon].
+    const double lower = std::max(0.0, eps - e.error_bound);
+    out["epsilon_lower_bound"] = lower;
     details = "tight accountant [" + o.discretisation + ", interval " + format("%.1e", e.interval) +
-              ", error <= " + format("%.1e", e.error_bound) + "]";
+              ", an upper bound: the exact epsilon is in [" + format("%.3g", lower) + ", " +
+              format_epsilon(eps, true) + "]" +
+              (e.error_bound >= eps ? " (the error bound " + format_up("%.1e", e.error_bound) +
+                                          " exceeds epsilon: a smaller --interval narrows it)"
+                                    : ", error <= " + format_up("%.1e", e.error_bound)) +
+              "]";
   } else {
     throw UsageError("unknown --accountant '" + o.accountant + "' (allowed: moments, tight)");
   }
@@ -122,7 +171,7 @@ void run_privacy(const PrivacyOptions& o) {
     std::cout << out.dump() << "\n";
     return;
   }
-  std::cout << "epsilon = " << format_epsilon(eps) << " (delta = " << format("%.1e", delta) << ", "
+  std::cout << "epsilon = " << format_epsilon(eps, o.accountant == "tight") << " (delta = " << format("%.1e", delta) << ", "
             << details << ", q = " << format("%g", o.q) << ", z = " << format("%g", o.z)
             << ", steps = " << o.steps << order_text << ")\n";
 }
@@ -140,7 +189,9 @@ void add_privacy_command(CLI::App& app) {
   cmd->add_option("--steps", opt->steps, "number of releases T, >= 0")->required();
   auto* delta = cmd->add_option("--delta", opt->delta, "target delta, in (0, 1)");
   auto* agents =
-      cmd->add_option("--agents", opt->agents, "N agents: delta = 1/N^1.1 (the paper's choice)");
+      cmd->add_option("--agents", opt->agents,
+                      "N agents: delta = min(1/N^1.1, 0.01), a run's default (the papers' "
+                      "1/N^1.1 for N >= 66)");
   cmd->add_option("--accountant", opt->accountant, "moments (RDP) or tight (PLD)")
       ->capture_default_str();
   auto* orders = cmd->add_option("--orders", opt->orders,

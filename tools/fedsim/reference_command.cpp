@@ -127,7 +127,7 @@ void add_reference_command(CLI::App& app) {
   cmd->add_option("--alpha", c.objective.alpha, "heterogeneity alpha (mixture)")
       ->capture_default_str();
   cmd->add_option("--accountant", c.accountant, "moments | moments-paper | tight")->capture_default_str();
-  cmd->add_option("--delta", c.delta, "delta for eps (default 1/N^1.1)");
+  cmd->add_option("--delta", c.delta, "delta for eps (default min(1/N^1.1, 0.01))");
   cmd->add_option("--seed", c.seed, "run seed (objective, features, all draws)")
       ->check(seed_check(~0ULL))
       ->capture_default_str();

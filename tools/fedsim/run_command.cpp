@@ -20,6 +20,7 @@
 #include "actors/remote/serve.hpp"
 #include "actors/run_keys.hpp"
 #include "scenarios/loader.hpp"
+#include "scenarios/resources.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/dashboard_hub.hpp"
 #include "tools/fedsim/dashboard_server.hpp"
@@ -70,6 +71,7 @@ struct RunCommandOptions {
   double join_timeout = 60;
   double auth_timeout = 10;
   std::uint64_t max_message_bytes = actors::remote::default_max_message_bytes;
+  std::string max_memory;  ///< --max-memory SIZE | none; empty: the machine's memory
 };
 
 /// FEDSIM_DEBUG_STOP_AFTER_CHECKPOINTS=n stops the run as if interrupted by SIGINT once it has
@@ -83,16 +85,15 @@ int stop_after_checkpoints_from_environment() {
   return (*end == '\0' && n > 0 && n < 1000000) ? static_cast<int>(n) : 0;
 }
 
-/// A new run's configuration and folder: the scenario with its overrides, --out checked.
-scenario::ScenarioConfig fresh_config(const RunCommandOptions& o) {
+/// A new run's configuration: the scenario with its overrides. Its warnings are printed by
+/// the caller once every check has passed (a refused run prints its one error line alone).
+scenario::LoadedScenario fresh_config(const RunCommandOptions& o) {
   if (o.scenario.empty())
     throw UsageError("give a SCENARIO file to run, or --resume DIR to continue an interrupted run");
   try {
     auto overrides = o.overrides;
     if (o.has_seed) overrides.push_back("seed=" + std::to_string(parse_seed(o.seed)));
-    scenario::LoadedScenario loaded = scenario::load_scenario_file(o.scenario, overrides);
-    for (const std::string& w : loaded.warnings) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
-    return std::move(loaded.config);
+    return scenario::load_scenario_file(o.scenario, overrides);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
@@ -220,6 +221,19 @@ actors::RunResult serve(const RunCommandOptions& o, const scenario::ScenarioConf
   }
 }
 
+/// Refuses a run whose estimated memory (scenarios/resources.hpp) exceeds --max-memory, or
+/// the machine's physical memory when it is not given.
+void check_memory(const RunCommandOptions& o, const scenario::ScenarioConfig& config) {
+  try {
+    const scenario::MemoryLimit limit = scenario::memory_limit(o.max_memory, "--max-memory");
+    const std::string why =
+        scenario::memory_refusal("the run", scenario::estimate(config), limit, "--max-memory");
+    if (!why.empty()) throw UsageError(why);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
 void run(RunCommandOptions& o) {
   if (o.threads < 0) throw UsageError("--threads must be >= 0");
   if (o.checkpoint_every < 0) throw UsageError("--checkpoint-every must be >= 0 (0: only on SIGINT/SIGTERM)");
@@ -236,10 +250,14 @@ void run(RunCommandOptions& o) {
     }
   }
   scenario::ScenarioConfig config;
+  std::vector<std::string> warnings;  // the loader's, printed once every check has passed
   std::optional<actors::Checkpoint> checkpoint;
   std::filesystem::path dir;
   if (!resuming) {
-    config = fresh_config(o);
+    scenario::LoadedScenario loaded = fresh_config(o);
+    config = std::move(loaded.config);
+    warnings = std::move(loaded.warnings);
+    check_memory(o, config);
     dir = o.out.empty() ? "out/" + config.name : o.out;
   } else {
     dir = o.resume;
@@ -279,6 +297,7 @@ void run(RunCommandOptions& o) {
       throw UsageError(e.what());
     }
     config = checkpoint_config(*checkpoint);
+    check_memory(o, config);
     if (config.run.wall())  // never written by fedsim run; refused before anything is touched
       throw UsageError("--resume " + scenario::quote(dir.string()) + ": key '" +
                        actors::run_keys::full(actors::run_keys::time) +
@@ -296,6 +315,7 @@ void run(RunCommandOptions& o) {
                        "has no quiet moment to save); use run.time = \"virtual\"");
     check_fresh_folder(dir, config, o.force);
   }
+  for (const std::string& w : warnings) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
   StagingFolder staging(dir);
   write_resolved_config(staging.path(), config);
 
@@ -383,6 +403,10 @@ void add_run_command(CLI::App& app) {
                   "continue the interrupted run in DIR from its checkpoint, with the "
                   "configuration it started with (its finished outputs are those of an "
                   "uninterrupted run)");
+  cmd->add_option("--max-memory", o->max_memory,
+                  "refuse the run when its estimated memory (scenarios/resources.hpp: the "
+                  "agents' posteriors, the candidate grid, ...) exceeds SIZE (8G, 512M; units K, "
+                  "M, G, T of 1024); default: the machine's physical memory; none: no check");
   cmd->add_flag("--quiet", o->quiet, "no progress output");
   cmd->add_option("--stream", o->stream,
                   "write the run's live event stream to FILE (- : standard output, and the "
@@ -445,6 +469,10 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--tls-ca", o->tls.ca, "TLS: the CA certificate that signed every participant's (PEM)");
   cmd->add_option("--threads", o->threads, "actor scheduler threads (0: CAF's default)")
       ->capture_default_str();
+  cmd->add_option("--max-memory", o->max_memory,
+                  "refuse the run when its estimated memory (scenarios/resources.hpp: the "
+                  "agents' posteriors, the candidate grid, ...) exceeds SIZE (8G, 512M; units K, "
+                  "M, G, T of 1024); default: the machine's physical memory; none: no check");
   cmd->add_flag("--quiet", o->quiet, "no progress output");
   cmd->add_option("--stream", o->stream,
                   "write the run's live event stream to FILE (- : standard output): one JSON "

@@ -17,6 +17,7 @@ struct SweepOptions {
   int threads = 1;
   bool quiet = false;
   std::string driver = "actors";
+  std::string max_memory;  ///< --max-memory SIZE | none; empty: the machine's memory
 };
 
 /// Runs the sweep: every run in its folder, sweep_runs.csv and sweep.csv, one line on stdout.

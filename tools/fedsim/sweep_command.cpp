@@ -27,6 +27,8 @@
 
 #include "actors/federation.hpp"
 #include "scenarios/loader.hpp"
+#include "scenarios/resources.hpp"
+#include "scenarios/schema.hpp"  // number_text
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/loop_driver.hpp"
 #include "tools/fedsim/run_folder.hpp"
@@ -125,9 +127,11 @@ std::string folder_value(const std::string& value) {
 }
 
 /// Every (grid point, seed) with its configuration loaded and validated: a bad grid value
-/// fails here, before anything runs.
+/// fails here, before anything runs. The loader's warnings, once each, go to `warnings`: the
+/// caller prints them once every check has passed (a refused sweep prints its error alone).
 std::vector<SweepRun> plan_runs(const SweepOptions& o, const std::vector<GridAxis>& axes,
-                                const std::vector<long long>& seeds) {
+                                const std::vector<long long>& seeds,
+                                std::vector<std::string>& warnings) {
   std::size_t points = 1;
   for (const auto& a : axes) points *= a.values.size();
   std::vector<SweepRun> runs;
@@ -159,7 +163,7 @@ std::vector<SweepRun> plan_runs(const SweepOptions& o, const std::vector<GridAxi
       try {
         scenario::LoadedScenario loaded = scenario::load_scenario_file(o.scenario, overrides);
         for (const std::string& w : loaded.warnings)  // once per sweep, not once per run
-          if (warned.insert(w).second) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
+          if (warned.insert(w).second) warnings.push_back(w);
         run.config = std::move(loaded.config);
       } catch (const std::invalid_argument& e) {
         // The loader names overrides "--set"; say which came from --grid.
@@ -175,6 +179,40 @@ std::vector<SweepRun> plan_runs(const SweepOptions& o, const std::vector<GridAxi
     }
   }
   return runs;
+}
+
+/// What one planned run holds (its SweepRun: the configuration, its folder and label, and its
+/// estimate), twice what was measured: 10,000 runs of tiny.toml planned in 40 MiB, 4 KiB a run.
+constexpr double plan_entry_bytes = 8 * 1024.0;
+
+/// Refuses a sweep whose plan and `jobs` largest runs at once (scenarios/resources.hpp) do not
+/// fit `limit`.
+void check_sweep_memory(const std::vector<SweepRun>& runs, const scenario::ResourcePart& plan,
+                        int jobs, const scenario::MemoryLimit& limit) {
+  std::size_t largest = 0;
+  std::vector<scenario::ResourceEstimate> estimates;
+  for (const SweepRun& run : runs) {
+    estimates.push_back(scenario::estimate(run.config));
+    if (estimates.back().bytes() > estimates[largest].bytes()) largest = estimates.size() - 1;
+  }
+  const double at_once = static_cast<double>(std::min<std::size_t>(jobs, runs.size()));
+  scenario::ResourceEstimate needed;
+  needed.sizes = estimates[largest].sizes;
+  for (scenario::ResourcePart part : estimates[largest].parts) {
+    if (part.key.empty()) {  // the process: once
+      needed.parts.push_back(part);
+      continue;
+    }
+    if (at_once > 1) {
+      part.what = scenario::schema::number_text(at_once) + " runs at once (--jobs) x " + part.what;
+      part.bytes *= at_once;
+    }
+    needed.parts.push_back(part);
+  }
+  needed.parts.push_back(plan);
+  const std::string why = scenario::memory_refusal(
+      "the sweep (at " + runs[largest].label + ")", needed, limit, "--max-memory");
+  if (!why.empty()) throw UsageError(why);
 }
 
 enum class RunState { complete, missing, changed };
@@ -223,6 +261,8 @@ std::vector<std::string> execute(const std::vector<SweepRun>& runs, const std::v
       const fs::path dir = root / run.folder;
       const auto start = std::chrono::steady_clock::now();
       try {
+        // The run's folder is this sweep's while it runs: `fedsim run --out` into it is refused.
+        const FolderLock run_lock(dir, current_command_line());
         // Written aside and moved in when complete: a failed rerun leaves the old run whole.
         StagingFolder staging(dir);
         write_resolved_config(staging.path(), run.config);
@@ -349,6 +389,12 @@ void write_tables(const fs::path& root, const std::vector<GridAxis>& axes,
   for (const auto& run : runs) {
     const auto summary = read_summary(root / run.folder);
     if (!summary) throw std::runtime_error((root / run.folder / "summary.json").string() + " is missing");
+    // Another command may have replaced a finished run (its folder is locked only while the
+    // sweep runs it): a table never mixes in another configuration's numbers.
+    if (summary->value("config_hash", std::string()) != config_hash(run.config))
+      throw UsageError((root / run.folder).string() +
+                       " holds a run of another configuration (replaced while the sweep ran); "
+                       "run the same sweep command again to run it again");
     metrics.push_back(metrics_of(*summary));
   }
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -415,11 +461,37 @@ void run_sweep(const SweepOptions& o) {
   }
 
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<SweepRun> runs = plan_runs(o, axes, seeds);
+  scenario::MemoryLimit limit;
+  try {
+    limit = scenario::memory_limit(o.max_memory, "--max-memory");
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  // The plan's own size, before it is made: every run's configuration is loaded and held.
+  double planned = static_cast<double>(seeds.size());
+  for (const auto& a : axes) planned *= static_cast<double>(a.values.size());
+  const scenario::ResourcePart plan{
+      "--grid", "the sweep's plan (" + scenario::schema::number_text(planned) + " runs x " +
+                    scenario::memory_text(plan_entry_bytes) + " of configuration each)",
+      planned * plan_entry_bytes};
+  {
+    scenario::ResourceEstimate before;
+    before.parts = {{"", "the process itself", scenario::process_base_bytes}, plan};
+    const std::string why = scenario::memory_refusal("the sweep", before, limit, "--max-memory");
+    if (!why.empty()) throw UsageError(why);
+  }
+  if (planned > 10000 && !o.quiet)  // loading them takes a while (about 3 s per 10,000)
+    std::fprintf(stderr, "fedsim sweep: planning %s runs (about %s)\n",
+                 scenario::schema::number_text(planned).c_str(),
+                 scenario::memory_text(plan.bytes).c_str());
+  std::vector<std::string> warnings;
+  const std::vector<SweepRun> runs = plan_runs(o, axes, seeds, warnings);
+  check_sweep_memory(runs, plan, o.jobs, limit);
   const Driver driver = parse_driver(o.driver);
   for (const SweepRun& run : runs) check_driver(run.config, driver);
   const fs::path root = o.out.empty() ? "out/sweep-" + runs.front().config.name : o.out;
   const FolderLock lock(root, current_command_line());  // creates the folder
+  for (const std::string& w : warnings) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
 
   Progress progress(runs.size(), o.quiet);
   std::vector<std::size_t> todo;
@@ -475,6 +547,10 @@ void add_sweep_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--driver", o->driver, "actors | loop, as `fedsim run --driver`")
       ->capture_default_str();
+  cmd->add_option("--max-memory", o->max_memory,
+                  "refuse the sweep when its plan and its --jobs largest runs at once are "
+                  "estimated to need more than SIZE (8G, 512M; units K, M, G, T of 1024); "
+                  "default: the machine's physical memory; none: no check");
   cmd->add_flag("--quiet", o->quiet, "no progress lines");
   cmd->callback([o] { run_sweep(*o); });
 }
