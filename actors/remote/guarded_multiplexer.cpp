@@ -33,7 +33,7 @@ FrameLimits limits_of(const caf::actor_system_config& cfg) {
   FrameLimits l;
   auto get = [&](const char* key, std::uint64_t fallback) {
     return static_cast<std::uint64_t>(
-        caf::get_or(cfg, key, static_cast<std::int64_t>(fallback)));
+        caf::get_or(cfg, caf::string_view{key, std::strlen(key)}, static_cast<std::int64_t>(fallback)));
   };
   l.max_frame_bytes = get(key_max_frame, l.max_frame_bytes);
   l.unauthenticated_frame_bytes = get(key_unauth_frame, l.unauthenticated_frame_bytes);
@@ -188,7 +188,7 @@ class GuardedDoorman final : public caf::io::doorman {
 
 void set_frame_limits(caf::actor_system_config& cfg, const FrameLimits& limits) {
   auto put = [&](const char* key, std::uint64_t value) {
-    caf::put(cfg.content, key, static_cast<std::int64_t>(value));
+    caf::put(cfg.content, caf::string_view{key, std::strlen(key)}, static_cast<std::int64_t>(value));
   };
   put(key_max_frame, limits.max_frame_bytes);
   put(key_unauth_frame, limits.unauthenticated_frame_bytes);
