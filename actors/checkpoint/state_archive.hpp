@@ -17,6 +17,8 @@
 
 #include <Eigen/Dense>
 
+#include <caf/error.hpp>
+#include <caf/result.hpp>
 #include <caf/sec.hpp>
 
 #include "actors/checkpoint/exact_serializer.hpp"
@@ -145,7 +147,7 @@ std::vector<char> save_state(caf::execution_unit* ctx, List&& list) {
 }
 
 /// Reads the fields back from bytes save_state wrote; throws std::runtime_error naming `who`
-/// when the bytes are short or longer than the fields.
+/// when the bytes are short or longer than the fields, or the list throws.
 template <class List>
 void load_state(caf::execution_unit* ctx, const std::vector<char>& bytes, const std::string& who,
                 List&& list) {
@@ -153,12 +155,27 @@ void load_state(caf::execution_unit* ctx, const std::vector<char>& bytes, const 
   StateArchive<ExactDeserializer> archive(source);
   try {
     list(archive);
-  } catch (const std::runtime_error& e) {
+  } catch (const std::exception& e) {  // a field that does not decode, or breaks an invariant
     throw std::runtime_error(who + ": " + e.what());
   }
   if (source.remaining() != 0)
     throw std::runtime_error(who + ": checkpoint state has " + std::to_string(source.remaining()) +
                              " bytes more than its fields");
+}
+
+/// load_state for an actor's (restore_atom, bytes) handler: ok, or an error whose text names
+/// `who` and what is wrong (describe_failure, actors/failure.hpp), which the driver turns into
+/// CheckpointRefused. The loading lambda decodes the fields and checks them (sizes, ranges,
+/// counts, orderings against the scenario), throwing on anything a run could not go on from.
+template <class List>
+caf::result<caf::ok_atom> restore_state(caf::execution_unit* ctx, const std::vector<char>& bytes,
+                                        const std::string& who, List&& list) {
+  try {
+    load_state(ctx, bytes, who, std::forward<List>(list));
+    return caf::ok_atom_v;
+  } catch (const std::exception& e) {
+    return caf::make_error(caf::sec::runtime_error, std::string(e.what()));
+  }
 }
 
 }  // namespace fedsim::actors
