@@ -7,6 +7,7 @@
 /// `inspect`, caf::message), a std::optional, std::pair or std::vector of fields, an Eigen vector or
 /// matrix, or a type with a `fields(archive, x)` overload found by argument-dependent lookup
 /// (for types whose members are themselves such fields).
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -126,8 +127,13 @@ class StateArchive {
     std::vector<double> data(m.data(), m.data() + m.size());
     io(data);
     if constexpr (loading) {
-      if (rows < 0 || cols < 0 || static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols) != data.size())
-        throw std::runtime_error("checkpoint: a matrix's size does not match its data");
+      // rows x cols without overflow (a product that wraps could match any size), and the
+      // fixed dimension of a vector as it is (Eigen only asserts it).
+      const std::uint64_t n = data.size();
+      const bool fits = rows >= 0 && cols >= 0 && rows <= INT32_MAX && cols <= INT32_MAX &&
+                        static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols) == n &&
+                        (Rows == Eigen::Dynamic || rows == Rows) && (Cols == Eigen::Dynamic || cols == Cols);
+      if (!fits) throw std::runtime_error("checkpoint: a matrix's size does not match its data");
       m = Eigen::Map<const Eigen::Matrix<double, Rows, Cols>>(data.data(), rows, cols);
     }
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "actors/accountant.hpp"
+#include "actors/checkpoint/state_archive.hpp"
 #include "actors/membership.hpp"
 #include "actors/network.hpp"
 #include "actors/server.hpp"
@@ -111,4 +112,24 @@ TEST_CASE("network state check: the queue's order, times, senders and recipients
   s.rounds_closed = 0;
   s.agent_counters.pop_back();
   CHECK(check_network_state(s, queue) == "counters of 1 agents, the scenario has 2");
+}
+
+TEST_CASE("state archive: a matrix whose saved shape is not its data's, or not a vector's, is "
+          "refused", "[actors][checkpoint]") {
+  // Found by fuzz_member_state: a kept report's vector saved as 2 x 2 (Eigen asserted, or
+  // mapped four values into a vector of one column), and a shape whose product wraps to 0.
+  auto saved = [](std::int64_t rows, std::int64_t cols, std::size_t values) {
+    std::vector<double> data(values, 1.0);
+    return save_state(nullptr, [&](auto& a) { a(rows, cols, data); });
+  };
+  Eigen::VectorXd v;
+  Eigen::MatrixXd m;
+  CHECK_NOTHROW(load_state(nullptr, saved(3, 1, 3), "v", [&](auto& a) { a(v); }));
+  CHECK(v.size() == 3);
+  CHECK_THROWS_WITH(load_state(nullptr, saved(2, 2, 4), "v", [&](auto& a) { a(v); }),
+                    Catch::Contains("a matrix's size does not match its data"));
+  CHECK_NOTHROW(load_state(nullptr, saved(2, 2, 4), "m", [&](auto& a) { a(m); }));
+  CHECK_THROWS(load_state(nullptr, saved(std::int64_t{1} << 32, std::int64_t{1} << 32, 0), "m",
+                          [&](auto& a) { a(m); }));
+  CHECK_THROWS(load_state(nullptr, saved(-1, -4, 4), "m", [&](auto& a) { a(m); }));
 }

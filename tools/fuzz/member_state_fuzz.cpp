@@ -69,7 +69,7 @@ std::vector<Base>& bases() {
   static std::vector<Base> runs = [] {
     std::vector<Base> out;
     out.push_back(make_base(fedsim::test::faulty::faulty_fbo,
-                            {"world.agents=4", "algorithm.iterations=5", "world.objective.grid_size=60"},
+                            {"world.agents=8", "algorithm.iterations=5", "world.objective.grid_size=60"},
                             "fbo"));
     out.push_back(make_base(fedsim::test::faulty::faulty_fed_pne,
                             {"world.agents=4", "algorithm.budget=400"}, "fed-pne"));
@@ -119,10 +119,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   RunOptions o;
   o.out_dir = (scratch() / "out").string();
   o.recorder_rows = 16;
-  o.threads = 1;
   o.resume = &c;
+  static FederationSystem system(1);  // one actor system for every input: its start costs most
   try {
-    run_federation(base.config, o);
+    run_federation(system.get(), base.config, o);
   } catch (const CheckpointRefused& e) {
     if (std::string(e.what()).rfind("checkpoint ", 0) != 0) std::abort();
   } catch (const std::exception& e) {
