@@ -398,7 +398,7 @@ std::string check_agent_state(const AgentActorState& s, const AgentHistory& hist
   const fbo::AgentContext& context = *s.shared->context;
   if (s.iteration < 0 || s.iteration > cfg.iterations)
     return "iteration " + std::to_string(s.iteration) + " out of [0, " + std::to_string(cfg.iterations) + "]";
-  if (s.used_round < -1 || s.pending_report_round != s.used_round + 1)
+  if (s.used_round < -1 || s.pending_report_round != std::int64_t{s.used_round} + 1)
     return "rounds out of step (used " + std::to_string(s.used_round) + ", reports for " +
            std::to_string(s.pending_report_round) + ")";
   if (s.latest ? s.used_round > s.latest->round : s.used_round != -1)

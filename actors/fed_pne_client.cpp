@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -91,7 +92,8 @@ std::string check_phase_broadcast(const xarmed::PhaseBroadcast& b, const xarmed:
   if (none_allowed && b.phase == 0 && b.depth == 0 && b.indices.empty() && b.pulls_per_node == 0)
     return {};
   if (b.phase < 1 || b.depth < 0 || b.depth > tree.max_depth() || b.pulls_per_node < 1 ||
-      b.indices.empty())
+      b.indices.empty() ||
+      b.pulls_per_node > std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(b.size()))
     return "phase " + std::to_string(b.phase) + " at depth " + std::to_string(b.depth) + " of " +
            std::to_string(b.indices.size()) + " nodes, " + std::to_string(b.pulls_per_node) +
            " pulls each (phase >= 1, depth <= " + std::to_string(tree.max_depth()) + ", pulls >= 1)";
@@ -151,9 +153,10 @@ std::string check_fed_pne_client_state(const FedPneClientState& s,
   std::int64_t pulls = 0;
   for (std::size_t j = 0; j < nodes; ++j) {
     if (!std::isfinite(engine.sums[j]) || engine.counts[j] < 0 ||
-        engine.counts[j] > engine.broadcast.pulls_per_node)
+        engine.counts[j] > engine.broadcast.pulls_per_node || engine.counts[j] > budget)
       return "a node's sum or count out of range";
-    pulls += engine.counts[j];
+    pulls += engine.counts[j];  // <= budget before, so no overflow
+    if (pulls > budget) return "more pulls in its phase than its budget";
   }
   if (engine.done != pulls || engine.done < 0) return "pulls done disagree with the counts";
   if (engine.pending) return "a pull pending at a quiet moment";

@@ -159,7 +159,7 @@ std::string check_fed_pne_server_state(const FedPneServerState& s,
   const std::string phase = check_phase_broadcast(engine.broadcast, *s.shared->tree, false);
   if (!phase.empty()) return phase;
   // Phase p is open after p - 1 closed; closing it prepares phase p + 1.
-  if (engine.broadcast.phase != s.phases_closed + 1)
+  if (engine.broadcast.phase != std::int64_t{s.phases_closed} + 1)
     return "phase " + std::to_string(engine.broadcast.phase) + " after " +
            std::to_string(s.phases_closed) + " closed";
   const auto clients = static_cast<std::size_t>(M);

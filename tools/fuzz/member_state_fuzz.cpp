@@ -120,9 +120,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   o.out_dir = (scratch() / "out").string();
   o.recorder_rows = 16;
   o.resume = &c;
-  static FederationSystem system(1);  // one actor system for every input: its start costs most
+  // One actor system for every input (its start costs most), never destroyed: at exit CAF's
+  // own globals may already be gone.
+  static FederationSystem* system = new FederationSystem(1);
   try {
-    run_federation(system.get(), base.config, o);
+    run_federation(system->get(), base.config, o);
   } catch (const CheckpointRefused& e) {
     if (std::string(e.what()).rfind("checkpoint ", 0) != 0) std::abort();
   } catch (const std::exception& e) {
