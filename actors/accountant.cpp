@@ -42,7 +42,38 @@ double epsilon_of(AccountantState& s, std::int64_t k, double q, double z) {
   return s.epsilon_of_count[static_cast<std::size_t>(k)];
 }
 
+/// A release's parameters as the server charges them: sampling ratio q in (0, 1], noise z > 0.
+bool valid_charge(double q, double z) { return q > 0.0 && q <= 1.0 && z > 0.0 && std::isfinite(z); }
+
 }  // namespace
+
+std::string check_accountant_state(const AccountantState& s, int agents) {
+  if (s.steps != static_cast<std::int64_t>(s.charges.size()))
+    return std::to_string(s.steps) + " releases, " + std::to_string(s.charges.size()) + " charges";
+  for (const auto& [q, z] : s.charges)
+    if (!valid_charge(q, z))
+      return "a charge of q " + std::to_string(q) + ", z " + std::to_string(z) +
+             " (q in (0, 1], z > 0)";
+  const auto n = static_cast<std::size_t>(agents);
+  if (s.agent_releases.size() != n || s.agent_filtered.size() != n)
+    return "counts of " + std::to_string(s.agent_releases.size()) + " agents, the scenario has " +
+           std::to_string(agents);
+  for (std::size_t k = 0; k < n; ++k)
+    if (s.agent_releases[k] < 0 || s.agent_releases[k] > s.steps || s.agent_filtered[k] < 0)
+      return "agent " + std::to_string(k) + ": " + std::to_string(s.agent_releases[k]) +
+             " releases of " + std::to_string(s.steps) + ", " + std::to_string(s.agent_filtered[k]) +
+             " filtered";
+  // The epsilon saved is what the ledger said after the last charge: the replayed ledger says
+  // it again, bit for bit (and nothing at all before the first).
+  const dp::LedgerEpsilon replayed = s.charges.empty() ? dp::LedgerEpsilon{} : s.ledger->epsilon(s.delta);
+  auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+  if (!same(replayed.named, s.epsilon.named) || !same(replayed.rdp, s.epsilon.rdp) ||
+      !same(replayed.pld, s.epsilon.pld))
+    return "epsilon saved is not that of its charges";
+  if (!s.charges.empty() && s.epsilon.named > s.budget)
+    return "epsilon " + std::to_string(s.epsilon.named) + " past the budget " + std::to_string(s.budget);
+  return {};
+}
 
 caf::behavior accountant_actor(self_ptr self, std::string name, double delta, double budget,
                                double agent_budget, int agents) {
@@ -112,22 +143,25 @@ caf::behavior accountant_actor(self_ptr self, std::string name, double delta, do
             s.agent_filtered);
         });
       },
-      [self, name](restore_atom, const std::vector<char>& bytes) {
+      [self, name, agents](restore_atom, const std::vector<char>& bytes) {
         auto& s = self->state;
-        load_state(self->context(), bytes, "accountant", [&](auto& a) {
+        return restore_state(self->context(), bytes, "accountant", [&](auto& a) {
           a(s.charges, s.steps, s.epsilon.named, s.epsilon.rdp, s.epsilon.pld, s.agent_releases,
             s.agent_filtered);
+          for (const auto& [q, z] : s.charges)  // before the ledger takes them
+            if (!valid_charge(q, z)) throw std::runtime_error(check_accountant_state(s, agents));
+          // One charge at a time, as they were granted: the same arithmetic, the same state.
+          s.ledger.emplace(name);
+          s.mixed_charges = false;
+          for (const auto& [q, z] : s.charges) {
+            s.ledger->add_subsampled_gaussian(q, z, 1);
+            note_mechanism(s, q, z);
+          }
+          s.epsilon_of_count.clear();
+          s.by_count.reset();
+          const std::string wrong = check_accountant_state(s, agents);
+          if (!wrong.empty()) throw std::runtime_error(wrong);
         });
-        // One charge at a time, as they were granted: the same arithmetic, the same state.
-        s.ledger.emplace(name);
-        s.mixed_charges = false;
-        for (const auto& [q, z] : s.charges) {
-          s.ledger->add_subsampled_gaussian(q, z, 1);
-          note_mechanism(s, q, z);
-        }
-        s.epsilon_of_count.clear();
-        s.by_count.reset();
-        return caf::ok_atom_v;
       },
       [self](caf::get_atom) { return status(self->state, true); },
   };

@@ -39,6 +39,13 @@ struct AccountantState {
   static inline const char* name = "accountant";
 };
 
+/// What is wrong with an accountant state restored from a checkpoint, its charges already
+/// replayed into `s.ledger` (empty if nothing): a step count that is not the number of charges,
+/// a charge that is not a mechanism (q in (0, 1], z > 0), per-agent counts of another number of
+/// agents than `agents` or out of [0, steps], or an epsilon that is not the replayed charges'
+/// (or past the budget).
+std::string check_accountant_state(const AccountantState& s, int agents);
+
 /// Handles charge_request -> privacy_status (granted, epsilon after, steps, the candidates
 /// admitted), (caf::get_atom) -> privacy_status (the current totals), (agents_atom) ->
 /// agent_privacy; checkpoints: (save_atom) -> bytes, (restore_atom, bytes) -> ok. `agents`: N.

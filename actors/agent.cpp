@@ -403,6 +403,102 @@ void reset_agent(self_ptr self) {
   s.agent.emplace(static_cast<int>(s.id), static_cast<int>(s.id) % P, s.shared->context);
 }
 
+/// What is wrong with a point of the agent's domain (empty if nothing).
+std::string check_point(const fbo::Point& p, const fbo::AgentContext& c) {
+  if (p.x.size() != c.dim() || !p.x.allFinite())
+    return "a point of dimension " + std::to_string(p.x.size()) + " (the scenario's: " +
+           std::to_string(c.dim()) + ") or not finite";
+  if (c.discrete() ? p.index < 0 || p.index >= c.grid.size() || p.x != c.grid.points.row(p.index).transpose()
+                   : p.index != -1)
+    return "a point that is not candidate " + std::to_string(p.index);
+  return {};
+}
+
+}  // namespace
+
+std::string check_broadcast(const broadcast& b, const fbo::ReferenceConfig& cfg, int regions) {
+  const bool relay = fbo::traits(cfg.algorithm).server == fbo::ServerKind::relay;
+  const bool de = fbo::traits(cfg.algorithm).server == fbo::ServerKind::de;
+  if (b.round < 0 || b.rows != cfg.features || b.cols < 0 ||
+      b.joint.size() != static_cast<std::size_t>(b.rows) * static_cast<std::size_t>(b.cols) ||
+      (de && b.released && b.cols != regions))
+    return "a broadcast of round " + std::to_string(b.round) + " shaped " + std::to_string(b.rows) +
+           " x " + std::to_string(b.cols) + " with " + std::to_string(b.joint.size()) +
+           " values (M = " + std::to_string(cfg.features) + ", P = " + std::to_string(regions) + ")";
+  if (relay ? b.sources.size() != static_cast<std::size_t>(b.cols) : !b.sources.empty())
+    return "a broadcast whose sources are not its columns";
+  for (std::size_t k = 0; k < b.sources.size(); ++k)
+    if (b.sources.begin()[k] < 0 || b.sources.begin()[k] >= cfg.agents ||
+        (k > 0 && b.sources.begin()[k] <= b.sources.begin()[k - 1]))
+      return "a broadcast whose sources are not ascending agent ids";
+  for (std::size_t k = 0; k < b.joint.size(); ++k)
+    if (!std::isfinite(b.joint.begin()[k])) return "a broadcast with a value that is not finite";
+  return {};
+}
+
+std::string check_agent_delivery(const caf::message& payload, const fbo::ReferenceConfig& cfg,
+                                 int regions) {
+  if (payload.match_elements<broadcast>()) return check_broadcast(payload.get_as<broadcast>(0), cfg, regions);
+  if (payload.match_elements<kickoff>() || payload.match_elements<timer>() ||
+      payload.match_elements<crash_notice>() || payload.match_elements<recover_notice>())
+    return {};
+  return "a payload an agent cannot take";
+}
+
+std::string check_agent_state(const AgentActorState& s, const AgentHistory& history,
+                              const std::vector<double>& pool_weights, double pool_total) {
+  const auto& cfg = s.shared->config;
+  const fbo::AgentContext& context = *s.shared->context;
+  if (s.iteration < 0 || s.iteration > cfg.iterations)
+    return "iteration " + std::to_string(s.iteration) + " out of [0, " + std::to_string(cfg.iterations) + "]";
+  if (s.used_round < -1 || s.pending_report_round != std::int64_t{s.used_round} + 1)
+    return "rounds out of step (used " + std::to_string(s.used_round) + ", reports for " +
+           std::to_string(s.pending_report_round) + ")";
+  if (s.latest ? s.used_round > s.latest->round : s.used_round != -1)
+    return "used round " + std::to_string(s.used_round) + " past the newest broadcast it has";
+  if (s.busy == s.pending.empty()) return "busy without a batch, or a batch while idle";
+  if (s.busy && !s.started) return "busy before it started";
+  if (s.has_best && !std::isfinite(s.best_y)) return "its best y is not finite";
+  const int initial = is_peer(s) ? cfg.peer_observations : cfg.n_init;
+  if (s.pending.size() > static_cast<std::size_t>(std::max(initial, 1)))
+    return "a batch of " + std::to_string(s.pending.size()) + " queries";
+  for (const PendingQuery& q : s.pending) {
+    const auto branch = static_cast<int>(q.choice.branch);
+    const bool init = q.choice.branch == fbo::Branch::init;
+    if (branch < static_cast<int>(fbo::Branch::init) || branch > static_cast<int>(fbo::Branch::federated))
+      return "a query of branch " + std::to_string(branch);
+    if (init ? q.iteration < 1 - initial || q.iteration > 0 : q.iteration != s.iteration + 1)
+      return "a query of iteration " + std::to_string(q.iteration);
+    if (q.choice.source < -1 || q.choice.source >= cfg.agents || q.attempts < 0 ||
+        (q.failed && !q.answered))
+      return "a query with a source, attempts or answer it cannot have";
+    const std::string point = check_point(q.choice.point, context);
+    if (!point.empty()) return "a query of " + point;
+  }
+  if (history.size() > static_cast<std::size_t>(initial) + static_cast<std::size_t>(s.iteration))
+    return std::to_string(history.size()) + " observations after " + std::to_string(s.iteration) +
+           " iterations";
+  for (const auto& [point, y] : history) {
+    const std::string wrong = check_point(point, context);
+    if (!wrong.empty()) return "an observation at " + wrong;
+    if (!std::isfinite(y)) return "an observation that is not finite";
+  }
+  for (const auto* b : {s.latest ? &*s.latest : nullptr, s.pool_source ? &*s.pool_source : nullptr})
+    if (b) {
+      const std::string wrong = check_broadcast(*b, cfg, context.partition.size());
+      if (!wrong.empty()) return wrong;
+    }
+  double total = 0.0;
+  for (double w : pool_weights) {
+    if (w != 0.0 && w != 1.0) return "an FTS pool weight that is neither 0 nor 1";
+    total += w;
+  }
+  if (s.pool_source && total != pool_total) return "FTS pool weights that do not sum to its total";
+  return {};
+}
+
+namespace {
+
 /// The agent's checkpoint fields, for both directions (actors/checkpoint/state_archive.hpp).
 /// Loading rebuilds what is derived: the engine agent from its history, the FTS pool from the
 /// broadcast it views.
@@ -412,12 +508,18 @@ void agent_fields(Archive& a, self_ptr self) {
   RandomStream::State noise = s.noise->state();
   std::vector<double> pool_weights = s.pool.weights();
   double pool_total = s.pool.total();
-  std::vector<std::pair<fbo::Point, double>> history;
+  AgentHistory history;
   if constexpr (!Archive::loading) history = s.agent->history();
   a(noise, s.best, s.has_best, s.best_y, s.iteration, s.started, s.busy, s.alive, s.done,
     s.pending, s.generation, s.pending_report_round, s.used_round, s.latest, s.pool_source,
     pool_weights, pool_total, history);
   if constexpr (Archive::loading) {
+    if (noise.s[0] == 0 && noise.s[1] == 0 && noise.s[2] == 0 && noise.s[3] == 0)
+      throw std::runtime_error("its noise stream is all zeros (it would draw nothing else)");
+    if (noise.has_spare && !std::isfinite(noise.spare_normal))
+      throw std::runtime_error("its noise stream's spare normal is not finite");
+    const std::string wrong = check_agent_state(s, history, pool_weights, pool_total);
+    if (!wrong.empty()) throw std::runtime_error(wrong);
     s.noise = RandomStream::from_state(noise);
     reset_agent(self);
     for (const auto& [point, y] : history) s.agent->observe(point, y);
@@ -493,9 +595,8 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
         return save_state(self->context(), [self](auto& a) { agent_fields(a, self); });
       },
       [self](restore_atom, const std::vector<char>& bytes) {
-        load_state(self->context(), bytes, "agent " + std::to_string(self->state.id),
-                   [self](auto& a) { agent_fields(a, self); });
-        return caf::ok_atom_v;
+        return restore_state(self->context(), bytes, "agent " + std::to_string(self->state.id),
+                             [self](auto& a) { agent_fields(a, self); });
       },
   };
 }

@@ -104,6 +104,28 @@ struct AgentActorState {
   static inline const char* name = "agent";
 };
 
+/// An agent's observations since its last reset (checkpoints: replayed into a fresh engine agent).
+using AgentHistory = std::vector<std::pair<fbo::Point, double>>;
+
+/// What is wrong with an agent state restored from a checkpoint (empty if nothing), before
+/// what is derived is rebuilt, against the scenario in `s.shared`: counters out of range or
+/// disagreeing (iterations past T, rounds not in step, busy without a batch), a point of another
+/// dimension, not finite or not a candidate, a branch or iteration a query cannot have, more
+/// observations than the agent has made, a broadcast of another shape, a noise stream that
+/// cannot draw, or FTS pool weights that are not the pool's.
+std::string check_agent_state(const AgentActorState& s, const AgentHistory& history,
+                              const std::vector<double>& pool_weights, double pool_total);
+
+/// What is wrong with a broadcast as fedsim's server sends it to agents of `cfg` with `regions`
+/// sub-regions (empty if nothing): its round, M x cols shape and values, DE's P columns once
+/// released, FTS's sources (ascending agent ids, one a column).
+std::string check_broadcast(const broadcast& b, const fbo::ReferenceConfig& cfg, int regions);
+
+/// What is wrong with a payload delivered to an agent, restored from a checkpoint's queue (empty
+/// if the agent can take it): one of its messages, a broadcast as check_broadcast takes it.
+std::string check_agent_delivery(const caf::message& payload, const fbo::ReferenceConfig& cfg,
+                                 int regions);
+
 /// Besides the run's messages: (save_atom) -> its state for a checkpoint, and
 /// (restore_atom, bytes) -> ok, which puts a saved state back (actors/checkpoint/checkpoint.hpp).
 caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id,

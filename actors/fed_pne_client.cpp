@@ -4,6 +4,10 @@
 #include "actors/failure.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "actors/integrity.hpp"
@@ -81,6 +85,97 @@ void finish_phase(self_ptr self, double now) {
   maybe_start(self);
 }
 
+}  // namespace
+
+std::string check_phase_broadcast(const xarmed::PhaseBroadcast& b, const xarmed::PartitionTree& tree,
+                                  bool none_allowed) {
+  if (none_allowed && b.phase == 0 && b.depth == 0 && b.indices.empty() && b.pulls_per_node == 0)
+    return {};
+  if (b.phase < 1 || b.depth < 0 || b.depth > tree.max_depth() || b.pulls_per_node < 1 ||
+      b.indices.empty() ||
+      b.pulls_per_node > std::numeric_limits<std::int64_t>::max() / static_cast<std::int64_t>(b.size()))
+    return "phase " + std::to_string(b.phase) + " at depth " + std::to_string(b.depth) + " of " +
+           std::to_string(b.indices.size()) + " nodes, " + std::to_string(b.pulls_per_node) +
+           " pulls each (phase >= 1, depth <= " + std::to_string(tree.max_depth()) + ", pulls >= 1)";
+  for (std::size_t j = 0; j < b.size(); ++j) {
+    if (j > 0 && b.indices[j] <= b.indices[j - 1]) return "a phase whose nodes are not ascending";
+    try {
+      tree.cell(b.node(j));
+    } catch (const std::out_of_range&) {
+      return "a phase naming node " + std::to_string(b.indices[j]) + " outside depth " +
+             std::to_string(b.depth) + " of the tree";
+    }
+  }
+  return {};
+}
+
+std::string check_client_delivery(const caf::message& payload, const xarmed::PartitionTree& tree) {
+  if (payload.match_elements<phase_message>()) {
+    const phase_message& m = payload.get_as<phase_message>(0);
+    return check_phase_broadcast(to_engine(m), tree, false);
+  }
+  if (payload.match_elements<kickoff>() || payload.match_elements<timer>() ||
+      payload.match_elements<crash_notice>() || payload.match_elements<recover_notice>())
+    return {};
+  return "a payload a client cannot take";
+}
+
+std::string check_fed_pne_client_state(const FedPneClientState& s,
+                                       const xarmed::FedPneClient::Snapshot& engine) {
+  const std::int64_t budget = s.shared->config.budget;
+  const auto& tree = *s.shared->tree;
+  if (s.steps_done < 0 || s.working_steps < 0 || s.steps_done > budget ||
+      s.working_steps > budget - s.steps_done)
+    return "pulls done " + std::to_string(s.steps_done) + " and in flight " +
+           std::to_string(s.working_steps) + " out of the budget " + std::to_string(budget);
+  if (!std::isfinite(s.regret) || !std::isfinite(s.working_regret)) return "a regret that is not finite";
+  // The engine's phase is the one started, or none since a crash that lost the client's state.
+  if (s.started_phase < 0 || (engine.broadcast.phase != s.started_phase && engine.broadcast.phase != 0))
+    return "phase started " + std::to_string(s.started_phase) + ", its engine's phase " +
+           std::to_string(engine.broadcast.phase);
+  if (s.busy && s.started_phase < 1) return "busy without a phase";
+  if (s.done && s.steps_done < budget) return "done before its budget";
+  std::string wrong = check_phase_broadcast(engine.broadcast, tree, true);
+  if (!wrong.empty()) return wrong;
+  if (s.latest) {
+    xarmed::PhaseBroadcast latest{s.latest->phase, s.latest->depth, s.latest->indices.to_vector(),
+                                  s.latest->pulls_per_node};
+    wrong = check_phase_broadcast(latest, tree, false);
+    if (!wrong.empty()) return "newest " + wrong;
+    if (s.latest->phase < s.started_phase) return "a phase started after the newest it has";
+  } else if (s.started_phase != 0) {
+    return "a phase started without a phase message";
+  }
+  const std::size_t nodes = engine.broadcast.size();
+  if (engine.sums.size() != nodes || engine.counts.size() != nodes)
+    return "sums and counts of " + std::to_string(engine.sums.size()) + " and " +
+           std::to_string(engine.counts.size()) + " nodes, its phase has " + std::to_string(nodes);
+  std::int64_t pulls = 0;
+  for (std::size_t j = 0; j < nodes; ++j) {
+    if (!std::isfinite(engine.sums[j]) || engine.counts[j] < 0 ||
+        engine.counts[j] > engine.broadcast.pulls_per_node || engine.counts[j] > budget)
+      return "a node's sum or count out of range";
+    pulls += engine.counts[j];  // <= budget before, so no overflow
+    if (pulls > budget) return "more pulls in its phase than its budget";
+  }
+  if (engine.done != pulls || engine.done < 0) return "pulls done disagree with the counts";
+  if (engine.pending) return "a pull pending at a quiet moment";
+  if (engine.point.size() != 0 &&
+      static_cast<int>(engine.point.size()) != tree.dim())
+    return "a point of dimension " + std::to_string(engine.point.size());
+  for (double x : engine.point)
+    if (!std::isfinite(x)) return "a point that is not finite";
+  if (s.last_report) {
+    const phase_report& r = *s.last_report;
+    if (r.client != static_cast<std::int32_t>(s.id) || r.phase < 1 || r.phase > s.started_phase ||
+        r.means.size() != r.pulls.size() || r.means.empty())
+      return "a last report that is not its own phase's";
+  }
+  return {};
+}
+
+namespace {
+
 /// The client's checkpoint fields (its tree and problem are rebuilt from the scenario).
 template <class Archive>
 void client_fields(Archive& a, FedPneClientState& s) {
@@ -90,6 +185,8 @@ void client_fields(Archive& a, FedPneClientState& s) {
     engine.pending, s.latest, s.last_report, s.started_phase, s.steps_done, s.working_steps,
     s.working_regret, s.regret, s.busy, s.alive, s.done);
   if constexpr (Archive::loading) {
+    const std::string wrong = check_fed_pne_client_state(s, engine);
+    if (!wrong.empty()) throw std::runtime_error(wrong);
     s.client.emplace(static_cast<int>(s.id), *s.shared->tree, s.shared->config.point,
                      s.shared->dp_noise_std);
     s.client->restore(engine);
@@ -145,9 +242,8 @@ caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self,
         return save_state(self->context(), [self](auto& a) { client_fields(a, self->state); });
       },
       [self](restore_atom, const std::vector<char>& bytes) {
-        load_state(self->context(), bytes, "client " + std::to_string(self->state.id),
-                   [self](auto& a) { client_fields(a, self->state); });
-        return caf::ok_atom_v;
+        return restore_state(self->context(), bytes, "client " + std::to_string(self->state.id),
+                             [self](auto& a) { client_fields(a, self->state); });
       },
   };
 }

@@ -49,6 +49,24 @@ struct FedPneClientState {
   static inline const char* name = "fed_pne_client";
 };
 
+/// What is wrong with a phase as fedsim's Fed-PNE server sends it (empty if nothing): phase >= 1
+/// (phase 0 with nothing else: none, where `none_allowed`), a depth of the tree, node indices
+/// ascending and in the tree at that depth, pulls per node >= 1.
+std::string check_phase_broadcast(const xarmed::PhaseBroadcast& b, const xarmed::PartitionTree& tree,
+                                  bool none_allowed);
+
+/// What is wrong with a client state restored from a checkpoint, with its engine client's
+/// snapshot (empty if nothing), against the scenario in `s.shared`: pulls past the budget or
+/// negative, regrets not finite, phases out of step, a point of another dimension, a phase of
+/// another shape (check_phase_broadcast), sums and counts not those of its phase, or a report
+/// that is not its own.
+std::string check_fed_pne_client_state(const FedPneClientState& s,
+                                       const xarmed::FedPneClient::Snapshot& engine);
+
+/// What is wrong with a payload delivered to a client, restored from a checkpoint's queue (empty
+/// if the client can take it): one of its messages, a phase as check_phase_broadcast takes it.
+std::string check_client_delivery(const caf::message& payload, const xarmed::PartitionTree& tree);
+
 caf::behavior fed_pne_client_actor(caf::stateful_actor<FedPneClientState>* self, node_id id,
                                    std::shared_ptr<const FedPneShared> shared);
 

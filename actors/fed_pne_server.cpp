@@ -122,15 +122,66 @@ std::string unfinished_reason(const FedPneServerState& s) {
   return "";
 }
 
-/// The server's checkpoint fields (the tree, schedule and policy are rebuilt from the scenario).
+/// The server's checkpoint fields (the tree, schedule and policy are rebuilt from the scenario;
+/// `dead_after_missed` is the scenario's, for the check of a restored state).
 template <class Archive>
-void server_fields(Archive& a, FedPneServerState& s) {
+void server_fields(Archive& a, FedPneServerState& s, int dead_after_missed) {
   xarmed::FedPneServer::Snapshot engine = s.server->snapshot();
   a(engine.broadcast.phase, engine.broadcast.depth, engine.broadcast.indices,
     engine.broadcast.pulls_per_node, engine.means, engine.received, *s.members, s.phases_closed,
     s.open, s.stopped, s.timer_armed, s.late, s.rejected, s.event_seq, s.now);
-  if constexpr (Archive::loading) s.server->restore(engine);
+  if constexpr (Archive::loading) {
+    const std::string wrong = check_fed_pne_server_state(s, engine, dead_after_missed);
+    if (!wrong.empty()) throw std::runtime_error(wrong);
+    s.server->restore(engine);
+  }
 }
+
+}  // namespace
+
+std::string check_fed_pne_server_delivery(const caf::message& payload) {
+  if (payload.match_elements<phase_report>() || payload.match_elements<kickoff>() ||
+      payload.match_elements<timer>() || payload.match_elements<agent_done>() ||
+      payload.match_elements<membership_notice>())
+    return {};
+  return "a payload the server cannot take";
+}
+
+std::string check_fed_pne_server_state(const FedPneServerState& s,
+                                       const xarmed::FedPneServer::Snapshot& engine,
+                                       int dead_after_missed) {
+  const int M = s.shared->problem->clients();
+  if (s.phases_closed < 0 || s.late < 0 || s.rejected < 0)
+    return "phases closed " + std::to_string(s.phases_closed) + ", late " + std::to_string(s.late) +
+           ", rejected " + std::to_string(s.rejected) + ": counts < 0";
+  if (!(s.now >= 0.0 && std::isfinite(s.now))) return "clock " + std::to_string(s.now) + " is not finite and >= 0";
+  if (s.stopped && s.open) return "stopped, yet a phase is open";
+  const std::string phase = check_phase_broadcast(engine.broadcast, *s.shared->tree, false);
+  if (!phase.empty()) return phase;
+  // Phase p is open after p - 1 closed; closing it prepares phase p + 1.
+  if (engine.broadcast.phase != std::int64_t{s.phases_closed} + 1)
+    return "phase " + std::to_string(engine.broadcast.phase) + " after " +
+           std::to_string(s.phases_closed) + " closed";
+  const auto clients = static_cast<std::size_t>(M);
+  if (engine.means.size() != clients || engine.received.size() != clients)
+    return "means of " + std::to_string(engine.means.size()) + " clients, the scenario has " +
+           std::to_string(M);
+  const std::string members = s.members->check(M, dead_after_missed);
+  if (!members.empty()) return members;
+  for (int m = 0; m < M; ++m) {
+    if (engine.received[m] != s.members->contributed(m))
+      return "client " + std::to_string(m) + ": its report disagrees with its contribution flag";
+    if (!engine.received[m]) continue;
+    if (engine.means[m].size() != engine.broadcast.size())
+      return "client " + std::to_string(m) + ": means of " + std::to_string(engine.means[m].size()) +
+             " nodes, the phase has " + std::to_string(engine.broadcast.size());
+    for (double v : engine.means[m])
+      if (!std::isfinite(v)) return "client " + std::to_string(m) + ": a mean that is not finite";
+  }
+  return {};
+}
+
+namespace {
 
 /// Handles a delivery with `body` (unless stopped) and answers it with what body sent
 /// (actors/outbox.hpp).
@@ -229,12 +280,12 @@ caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
       },
       [self](caf::get_atom) { return unfinished_reason(self->state); },
       [self](save_atom) {
-        return save_state(self->context(), [self](auto& a) { server_fields(a, self->state); });
+        return save_state(self->context(),
+                          [self](auto& a) { server_fields(a, self->state, 0); });
       },
-      [self](restore_atom, const std::vector<char>& bytes) {
-        load_state(self->context(), bytes, "server",
-                   [self](auto& a) { server_fields(a, self->state); });
-        return caf::ok_atom_v;
+      [self, dead_after = policy.dead_after_missed](restore_atom, const std::vector<char>& bytes) {
+        return restore_state(self->context(), bytes, "server",
+                             [self, dead_after](auto& a) { server_fields(a, self->state, dead_after); });
       },
   };
 }

@@ -49,6 +49,19 @@ struct FedPneServerState {
   static inline const char* name = "fed_pne_server";
 };
 
+/// What is wrong with a Fed-PNE server state restored from a checkpoint, with its engine
+/// server's snapshot (empty if nothing), against the scenario (`s.shared`, `dead_after_missed`):
+/// counts or a clock out of range, a phase of another shape (check_phase_broadcast), means of
+/// another number of clients or nodes or not finite, or a membership that does not fit
+/// (Membership::check) or disagrees with the reports received.
+std::string check_fed_pne_server_state(const FedPneServerState& s,
+                                       const xarmed::FedPneServer::Snapshot& engine,
+                                       int dead_after_missed);
+
+/// What is wrong with a payload delivered to the Fed-PNE server, restored from a checkpoint's
+/// queue (empty if it is one of its messages; their contents it checks as they come).
+std::string check_fed_pne_server_delivery(const caf::message& payload);
+
 caf::behavior fed_pne_server_actor(caf::stateful_actor<FedPneServerState>* self,
                                    std::shared_ptr<const FedPneShared> shared,
                                    scenario::PolicyConfig policy);

@@ -134,27 +134,43 @@ void take_checkpoint(caf::scoped_actor& self, const RunOptions& options, const M
                              target.string());
 }
 
-/// Puts every member's state back from options.resume. Throws std::invalid_argument when the
-/// checkpoint is of another federation.
-void restore_checkpoint(caf::scoped_actor& self, const RunOptions& options, const Members& m) {
+/// Puts every member's state back from options.resume. Each member decodes its state and
+/// checks it against its invariants and the scenario as it restores it; a checkpoint of another
+/// federation, or one a member cannot take, is refused (CheckpointRefused) before the run starts.
+void restore_checkpoint(caf::scoped_actor& self, const RunOptions& options, const Members& m,
+                        int dim) {
   const Checkpoint& c = *options.resume;
+  const std::string where = "checkpoint " + c.location.string() + ": ";
   if (c.members.size() != m.agents.size() || c.accountant.empty() != !m.accountant)
-    throw std::invalid_argument("checkpoint " + c.location.string() + ": holds " +
-                                std::to_string(c.members.size()) + " members" +
-                                (c.accountant.empty() ? "" : " and an accountant") +
-                                ", the scenario has " + std::to_string(m.agents.size()) +
-                                (m.accountant ? " and an accountant" : ""));
-  ask<caf::ok_atom>(self, m.network, restore_atom::value, c.network);
-  ask<caf::ok_atom>(self, m.server, restore_atom::value, c.server);
-  ask<caf::ok_atom>(self, m.recorder, restore_atom::value, c.recorder, c.location.string());
-  if (m.accountant) ask<caf::ok_atom>(self, m.accountant, restore_atom::value, c.accountant);
-  for (std::size_t n = 0; n < m.agents.size(); ++n)
-    ask<caf::ok_atom>(self, m.agents[n], restore_atom::value, c.members[n]);
+    throw CheckpointRefused(where + "holds " + std::to_string(c.members.size()) + " members" +
+                            (c.accountant.empty() ? "" : " and an accountant") +
+                            ", the scenario has " + std::to_string(m.agents.size()) +
+                            (m.accountant ? " and an accountant" : ""));
+  try {
+    ask<caf::ok_atom>(self, m.network, restore_atom::value, c.network);
+    ask<caf::ok_atom>(self, m.server, restore_atom::value, c.server);
+    ask<caf::ok_atom>(self, m.recorder, restore_atom::value, c.recorder, c.location.string(),
+                      static_cast<std::int32_t>(m.agents.size()), static_cast<std::int32_t>(dim));
+    if (m.accountant) ask<caf::ok_atom>(self, m.accountant, restore_atom::value, c.accountant);
+    for (std::size_t n = 0; n < m.agents.size(); ++n)
+      ask<caf::ok_atom>(self, m.agents[n], restore_atom::value, c.members[n]);
+  } catch (const RunFailure& e) {  // a member that could not take its state: "agent 3: ..."
+    throw CheckpointRefused(where + e.what());
+  }
 }
 
-CheckpointSettings checkpoint_settings(const RunOptions& options) {
-  if (options.checkpoint_dir.empty()) return {};
-  return {options.checkpoint_every, options.interrupt};
+/// The network's checkpoint settings; `check_payload` checks the payloads of a restored queue
+/// against their recipients' protocols (CheckpointSettings::check_payload).
+CheckpointSettings checkpoint_settings(
+    const RunOptions& options,
+    std::function<std::string(node_id, const caf::message&)> check_payload) {
+  CheckpointSettings out;
+  if (!options.checkpoint_dir.empty()) {
+    out.every = options.checkpoint_every;
+    out.interrupt = options.interrupt;
+  }
+  if (options.resume) out.check_payload = std::move(check_payload);
+  return out;
 }
 
 /// Runs the network to quiescence through a conductor (actors/conductor.hpp), which collects
@@ -173,7 +189,7 @@ RunResult drive(caf::actor_system& system, const scenario::ScenarioConfig& confi
   self->send(network, caf::put_atom::value, agents, server, recorder, accountant,
              config.output.logs_events(), config.output.logs_traffic(), live(options.observer));
   try {
-    if (options.resume) restore_checkpoint(self, options, members);
+    if (options.resume) restore_checkpoint(self, options, members, dim);
   } catch (...) {
     stop_all({});
     throw;
@@ -269,7 +285,12 @@ RunResult run_fed_pne_federation(caf::actor_system& system,
   const caf::actor recorder = system.spawn(recorder_actor, options.observer, options.out_dir,
                                            options.recorder_rows, options.write_files);
   const caf::actor network =
-      system.spawn(network_actor, make_network_plan(config), checkpoint_settings(options),
+      system.spawn(network_actor, make_network_plan(config),
+                   checkpoint_settings(options,
+                                       [tree = shared->tree](node_id to, const caf::message& m) {
+                                         return to == server_node ? check_fed_pne_server_delivery(m)
+                                                                  : check_client_delivery(m, *tree);
+                                       }),
                    options.settle_timers);
   shared->network = network;
   shared->recorder = recorder;
@@ -408,7 +429,14 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
                               algo.effective_delta(), config.privacy.budget,
                               config.privacy.agent_budget, N);
   const caf::actor network =
-      system.spawn(network_actor, plan, checkpoint_settings(options), options.settle_timers);
+      system.spawn(network_actor, plan,
+                   checkpoint_settings(options,
+                                       [algo](node_id to, const caf::message& m) {
+                                         return to == server_node
+                                                    ? check_server_delivery(m)
+                                                    : check_agent_delivery(m, algo, algo.effective_regions());
+                                       }),
+                   options.settle_timers);
 
   std::vector<caf::actor> agents;
   if (options.agent_host) {

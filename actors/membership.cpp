@@ -64,4 +64,31 @@ std::vector<int> Membership::close_round() {
   return presumed;
 }
 
+std::string Membership::check(int members, int dead_after_missed) const {
+  const auto n = static_cast<std::size_t>(members);
+  if (done_.size() != n || dead_.size() != n || contributed_.size() != n || missed_.size() != n)
+    return "membership of " + std::to_string(done_.size()) + " members, the scenario has " +
+           std::to_string(members);
+  if (dead_after_missed_ != dead_after_missed)
+    return "membership presumes dead after " + std::to_string(dead_after_missed_) +
+           " missed rounds, the scenario after " + std::to_string(dead_after_missed);
+  int n_expected = 0, n_done = 0, n_contributors = 0, n_expected_contributors = 0;
+  for (int k = 0; k < members; ++k) {
+    for (const char flag : {done_[k], dead_[k], contributed_[k]})
+      if (flag != 0 && flag != 1) return "member " + std::to_string(k) + ": a flag is neither 0 nor 1";
+    const int limit = expected(k) ? dead_after_missed - 1 : dead_after_missed;
+    if (missed_[k] < 0 || missed_[k] > limit)
+      return "member " + std::to_string(k) + ": " + std::to_string(missed_[k]) +
+             " missed rounds, out of [0, " + std::to_string(limit) + "]";
+    n_expected += expected(k);
+    n_done += done_[k];
+    n_contributors += contributed_[k];
+    n_expected_contributors += expected(k) && contributed_[k];
+  }
+  if (n_expected != expected_ || n_done != done_count_ || n_contributors != contributors_ ||
+      n_expected_contributors != expected_contributors_)
+    return "membership counts disagree with its members' flags";
+  return {};
+}
+
 }  // namespace fedsim::actors

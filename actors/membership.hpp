@@ -12,6 +12,7 @@
 /// Counts (expected, contributors, expected contributors, done) are kept up to date on every
 /// change, so a report costs O(1); closing a round is O(N). Pure C++: no actors.
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace fedsim::actors {
@@ -54,6 +55,11 @@ class Membership {
   /// (agent_state_event); not part of the state (a restored membership keeps its listener).
   void on_presumed_dead(std::function<void(int, bool)> listener) { listener_ = std::move(listener); }
 
+  /// What is wrong with a restored membership (empty if nothing): another size or
+  /// dead_after_missed than the scenario's `members` and `dead_after_missed`, a flag that is not
+  /// 0 or 1, a missed count out of [0, dead_after_missed] (below it for an expected member), or a
+  /// count that disagrees with the flags.
+  std::string check(int members, int dead_after_missed) const;
   /// Every field, for checkpoints (actors/checkpoint.hpp).
   template <class Inspector>
   friend typename Inspector::result_type inspect(Inspector& f, Membership& m) {

@@ -480,10 +480,12 @@ void network_fields(Archive& a, NetworkState& s) {
     s.log_seq, t.sent, t.delivered, t.dropped, t.duplicated, t.corrupted, t.bytes, t.final_time,
     t.settled, s.rounds_closed);
   if constexpr (Archive::loading) {
-    if (s.agent_counters.size() != s.plan.agents.size() ||
-        s.riders.size() != s.plan.agents.size() || up.size() != s.uplink_loss.size() ||
-        down.size() != s.downlink_loss.size())
-      throw std::runtime_error("checkpoint of another number of agents");
+    if (up.size() != s.uplink_loss.size() || down.size() != s.downlink_loss.size())
+      throw std::runtime_error("loss states of " + std::to_string(up.size()) + " and " +
+                               std::to_string(down.size()) + " links, the scenario has " +
+                               std::to_string(s.uplink_loss.size()) + " each way");
+    const std::string wrong = check_network_state(s, queue);
+    if (!wrong.empty()) throw std::runtime_error(wrong);
     s.queue = {};
     for (auto& e : queue) s.queue.push(std::move(e));
     for (std::size_t n = 0; n < up.size(); ++n) {
@@ -493,6 +495,56 @@ void network_fields(Archive& a, NetworkState& s) {
     s.restored = true;
   }
 }
+
+}  // namespace
+
+std::string check_network_state(const NetworkState& s, const std::vector<PendingEvent>& queue) {
+  const std::size_t N = s.plan.agents.size();
+  if (s.agent_counters.size() != N || s.riders.size() != N)
+    return "counters of " + std::to_string(s.agent_counters.size()) + " agents, the scenario has " +
+           std::to_string(N);
+  if (!(s.now >= 0.0 && std::isfinite(s.now)))
+    return "clock " + std::to_string(s.now) + " is not finite and >= 0";
+  if (s.rounds_closed < 0) return "rounds closed " + std::to_string(s.rounds_closed) + " < 0";
+  const NetworkTotals& t = s.totals;
+  if (t.settled > t.delivered || !std::isfinite(t.final_time))
+    return "totals disagree (settled deliveries above deliveries, or a final time not finite)";
+  auto member = [&](node_id n) { return n < N || n == server_node; };
+  auto counter_of = [&](node_id n) {
+    return n == server_node ? s.server_counter : n == network_node ? s.network_counter : s.agent_counters[n];
+  };
+  for (std::size_t k = 0; k < queue.size(); ++k) {
+    const PendingEvent& e = queue[k];
+    const std::string which = "queued delivery " + std::to_string(k);
+    if (!(e.time >= s.now && std::isfinite(e.time)))
+      return which + ": time " + std::to_string(e.time) + " is not finite and >= the clock's " +
+             std::to_string(s.now);
+    if (k > 0 && !(e > queue[k - 1])) return which + ": out of delivery order";
+    if (e.system ? e.sender != network_node || e.env.from != network_node
+                 : !member(e.sender) || e.env.from != e.sender)
+      return which + ": from no member";
+    if (!member(e.env.to)) return which + ": to no member";
+    if (e.counter >= counter_of(e.sender)) return which + ": numbered past its sender's counter";
+    if (e.copy > 1) return which + ": copy " + std::to_string(e.copy) + " (0 or 1)";
+    if (e.settled && (e.sender >= N || e.env.to != e.sender || e.system))
+      return which + ": a settled timer that is not an agent's own";
+    if (s.checkpoints.check_payload) {
+      const std::string wrong = s.checkpoints.check_payload(e.env.to, e.env.payload);
+      if (!wrong.empty()) return which + ": " + wrong;
+    }
+  }
+  for (std::size_t n = 0; n < N; ++n)
+    for (const envelope& env : s.riders[n]) {
+      const std::string which = "agent " + std::to_string(n) + ": an envelope after its settled timer";
+      if (env.from != n || !member(env.to) || !(env.delay >= 0.0 && std::isfinite(env.delay)))
+        return which + " is not its own, to no member, or of a delay not finite and >= 0";
+      const std::string wrong = s.checkpoints.check_payload ? s.checkpoints.check_payload(env.to, env.payload) : "";
+      if (!wrong.empty()) return which + ": " + wrong;
+    }
+  return {};
+}
+
+namespace {
 
 std::uint64_t next_counter(NetworkState& s, node_id from) {
   if (from == server_node) return s.server_counter++;
@@ -679,9 +731,8 @@ caf::behavior network_actor(caf::stateful_actor<NetworkState>* self, NetworkPlan
         return save_state(self->context(), [self](auto& a) { network_fields(a, self->state); });
       },
       [self](restore_atom, const std::vector<char>& bytes) {
-        load_state(self->context(), bytes, "network",
-                   [self](auto& a) { network_fields(a, self->state); });
-        return caf::ok_atom_v;
+        return restore_state(self->context(), bytes, "network",
+                             [self](auto& a) { network_fields(a, self->state); });
       },
       [self](run_atom) -> caf::response_promise {
         auto& s = self->state;

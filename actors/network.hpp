@@ -16,6 +16,8 @@
 ///    the queue is empty and no answer is outstanding.
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <string>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -92,6 +94,10 @@ struct PendingEvent {
 struct CheckpointSettings {
   std::int64_t every = 0;                    ///< after every this many rounds closed (0: never)
   const std::atomic<int>* interrupt = nullptr;  ///< non-zero: checkpoint now and stop (a signal)
+  /// For a restored queue: what is wrong with a payload for member `to` (an agent's id or
+  /// server_node), "" if its recipient can take it. Set by the federation, which knows the
+  /// members' protocols; unset, only the queue's order, times and addresses are checked.
+  std::function<std::string(node_id to, const caf::message& payload)> check_payload;
 };
 
 /// A queued delivery as checkpoint fields (actors/checkpoint/state_archive.hpp).
@@ -167,6 +173,14 @@ struct NetworkState {
   std::uint64_t wake_seq = 0;      ///< the armed wake-up's number (older ones are stale)
   static inline const char* name = "network";
 };
+
+/// What is wrong with a network state restored from a checkpoint (empty if nothing), against
+/// its plan: a clock that is not finite, a queue out of delivery order (or with two deliveries of
+/// one key), a delivery before the clock, from or to a member that does not exist, numbered past
+/// its sender's counter, a settled timer that is not an agent's own, riders of another agent, a
+/// payload its recipient cannot take (CheckpointSettings::check_payload), or counters and
+/// totals that disagree. `queue`: the queue as saved, in delivery order.
+std::string check_network_state(const NetworkState& s, const std::vector<PendingEvent>& queue);
 
 /// Spawned once per run. Protocol:
 ///  - `(put_atom, agents, server, recorder, accountant, log_events, log_traffic, live)` from

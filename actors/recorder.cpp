@@ -311,14 +311,63 @@ void sorter_fields(Archive& a, Rows& rows, const std::filesystem::path& folder) 
   if constexpr (Archive::loading) rows.restore(std::move(memory), spills, folder, total);
 }
 
+/// The recorder's checkpoint fields; `agents` and `dim` (the run's) check a restored state.
 template <class Archive>
-void recorder_fields(Archive& a, RecorderState& s, const std::filesystem::path& folder) {
+void recorder_fields(Archive& a, RecorderState& s, const std::filesystem::path& folder,
+                     int agents = 0, int dim = 0) {
   sorter_fields(a, s.observations, folder);
   sorter_fields(a, s.events, folder);
   sorter_fields(a, s.pulls, folder);
   a(s.rounds, s.phases, s.observed, s.client_regret, s.fed_pne, s.last_time,
     s.failed_evaluations, s.timed, s.regrets);
+  if constexpr (Archive::loading) {
+    const std::string wrong = check_recorder_state(s, agents, dim);
+    if (!wrong.empty()) throw std::runtime_error(wrong);
+  }
 }
+
+}  // namespace
+
+std::string check_recorder_state(const RecorderState& s, int agents, int dim) {
+  auto agent_ok = [agents](std::int32_t n) { return n >= 0 && n < agents; };
+  auto time_ok = [](double t) { return t >= 0.0 && std::isfinite(t); };
+  for (const observation_event& o : s.observations.rows_in_memory())
+    if (!agent_ok(o.agent) || static_cast<int>(o.x.size()) != dim || !time_ok(o.time))
+      return "an observation of agent " + std::to_string(o.agent) + " with " +
+             std::to_string(o.x.size()) + " coordinates at time " + std::to_string(o.time) +
+             " (agents 0.." + std::to_string(agents - 1) + ", " + std::to_string(dim) + " coordinates)";
+  for (const pull_event& p : s.pulls.rows_in_memory())
+    if (!agent_ok(p.client) || p.phase < 1 || p.steps < 0 || !time_ok(p.time))
+      return "a pull of client " + std::to_string(p.client) + " in phase " + std::to_string(p.phase);
+  for (const network_event& e : s.events.rows_in_memory())
+    if (!time_ok(e.time)) return "an event at time " + std::to_string(e.time);
+  if (s.observations.size() < s.observations.rows_in_memory().size() ||
+      s.events.size() < s.events.rows_in_memory().size() ||
+      s.pulls.size() < s.pulls.rows_in_memory().size())
+    return "fewer rows counted than held";
+  const auto n = static_cast<std::size_t>(agents);
+  if (s.observed.size() > n || s.client_regret.size() > n) return "rows of more agents than the run has";
+  for (char o : s.observed)
+    if (o != 0 && o != 1) return "an observed flag that is neither 0 nor 1";
+  for (double r : s.client_regret)
+    if (!std::isfinite(r)) return "a client regret that is not finite";
+  if (!time_ok(s.last_time)) return "time of the last observation " + std::to_string(s.last_time);
+  if (s.failed_evaluations < 0) return "failed evaluations < 0";
+  const RegretTable& t = s.regrets;
+  const std::size_t rows = t.any.size();
+  if (rows > n || t.regret.size() != rows || t.ran.size() != rows || t.best_y.size() != rows ||
+      t.last.size() != rows)
+    return "a regret table of uneven or too many rows";
+  for (std::size_t a = 0; a < rows; ++a) {
+    if (t.ran[a].size() != t.regret[a].size() || (t.any[a] != 0 && t.any[a] != 1))
+      return "agent " + std::to_string(a) + ": a regret table row of uneven length";
+    for (char r : t.ran[a])
+      if (r != 0 && r != 1) return "agent " + std::to_string(a) + ": a regret flag that is neither 0 nor 1";
+  }
+  return {};
+}
+
+namespace {
 
 /// An events.jsonl line: counted if a failed evaluation, shown to the observer, kept for the
 /// file.
@@ -396,10 +445,11 @@ caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserv
         return save_state(self->context(),
                           [&](auto& a) { recorder_fields(a, self->state, folder); });
       },
-      [self](restore_atom, const std::vector<char>& bytes, const std::string& folder) {
-        load_state(self->context(), bytes, "recorder",
-                   [&](auto& a) { recorder_fields(a, self->state, folder); });
-        return caf::ok_atom_v;
+      [self](restore_atom, const std::vector<char>& bytes, const std::string& folder,
+             std::int32_t agents, std::int32_t dim) {
+        return restore_state(self->context(), bytes, "recorder", [&](auto& a) {
+          recorder_fields(a, self->state, folder, agents, dim);
+        });
       },
       [self](finish_atom, const std::string& folder, bool events, std::int32_t agents,
              std::int32_t iterations, std::int32_t dim) -> caf::result<finish_summary> {

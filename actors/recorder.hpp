@@ -110,9 +110,17 @@ struct RecorderState {
 /// only what the summary needs: no events, pulls, rounds or phases (the observer still sees
 /// every record), and the observations as a RegretTable; the summary is the same, bit for bit.
 /// Checkpoints: (save_atom, folder) -> its state (spill files linked into folder), and
-/// (restore_atom, bytes, folder) -> ok.
+/// (restore_atom, bytes, folder, agents N, dimension d) -> ok, or an error when the state does
+/// not fit a run of N agents (clients) in d dimensions (check_recorder_state).
 caf::behavior recorder_actor(caf::stateful_actor<RecorderState>* self, RunObserver observer,
                              std::string spill_folder, std::size_t rows_in_memory, bool files);
+
+/// What is wrong with a recorder state restored from a checkpoint (empty if nothing), for a run
+/// of `agents` agents (clients) in `dim` dimensions (0: Fed-PNE): rows in memory of an agent
+/// that does not exist or of another dimension, row counts below the rows held, per-agent
+/// tables of more agents or of uneven lengths, flags that are not 0 or 1, times or regrets that
+/// are not finite, or a negative count. (Spilled rows are read back at the end.)
+std::string check_recorder_state(const RecorderState& s, int agents, int dim);
 
 /// The recorder's files, one writer per file (the columns are spelled here only): also used by
 /// `fedsim run --driver loop` (tools/fedsim/loop_driver.cpp), so both drivers write the same

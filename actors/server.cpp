@@ -351,10 +351,58 @@ void server_fields(Archive& a, ServerState& s) {
   a(s.round, s.open, s.stopped, s.releasing, s.round_timer_armed, s.period_timer_armed, s.kept,
     s.arrivals, s.empty_periods, s.late, s.dropped, s.rejected, s.learner_progressed,
     s.event_seq, s.now, *s.members);
-  if constexpr (Archive::loading)
-    if (s.kept.size() != static_cast<std::size_t>(num_agents(s)))
-      throw std::runtime_error("checkpoint of another number of agents");
+  if constexpr (Archive::loading) {
+    const std::string wrong = check_server_state(s);
+    if (!wrong.empty()) throw std::runtime_error(wrong);
+  }
 }
+
+}  // namespace
+
+std::string check_server_delivery(const caf::message& payload) {
+  if (payload.match_elements<report>() || payload.match_elements<kickoff>() ||
+      payload.match_elements<timer>() || payload.match_elements<agent_done>() ||
+      payload.match_elements<membership_notice>())
+    return {};
+  return "a payload the server cannot take";
+}
+
+std::string check_server_state(const ServerState& s) {
+  const int N = num_agents(s);
+  const int dead_after = s.shared->policy.dead_after_missed;
+  if (s.round < 0) return "round " + std::to_string(s.round) + " < 0";
+  if (s.stopped && s.open) return "stopped, yet a round is open";
+  for (const auto& [name, count] : {std::pair{"arrivals", s.arrivals}, std::pair{"late", s.late},
+                                    std::pair{"dropped", s.dropped}, std::pair{"rejected", s.rejected}})
+    if (count < 0) return std::string(name) + " " + std::to_string(count) + " < 0";
+  // More than dead_after_missed empty periods in a row never happen (the period timer is no
+  // longer armed); a count below 0 would idle for ever.
+  if (s.empty_periods < 0 || s.empty_periods > dead_after)
+    return "empty periods " + std::to_string(s.empty_periods) + " out of [0, " +
+           std::to_string(dead_after) + "]";
+  if (!(s.now >= 0.0 && std::isfinite(s.now))) return "clock " + std::to_string(s.now) + " is not finite and >= 0";
+  if (s.kept.size() != static_cast<std::size_t>(N))
+    return "reports kept for " + std::to_string(s.kept.size()) + " agents, the scenario has " +
+           std::to_string(N);
+  const std::string members = s.members->check(N, dead_after);
+  if (!members.empty()) return members;
+  for (int n = 0; n < N; ++n) {
+    if (s.kept[n].empty() == s.members->contributed(n))
+      return "agent " + std::to_string(n) + ": its kept reports disagree with its contribution flag";
+    for (const KeptReport& k : s.kept[n]) {
+      if (k.round < 0 || k.round > s.round)
+        return "agent " + std::to_string(n) + ": a report kept for round " + std::to_string(k.round) +
+               ", out of [0, " + std::to_string(s.round) + "]";
+      if (k.omega.size() != s.shared->config.features || !k.omega.allFinite() ||
+          k.omega.norm() > max_report_norm)
+        return "agent " + std::to_string(n) + ": a kept report of another dimension than " +
+               std::to_string(s.shared->config.features) + ", not finite or too large";
+    }
+  }
+  return {};
+}
+
+namespace {
 
 /// Runs `body(done)`, answering the network's delivery once `done` is called, with what the
 /// server sent until then (actors/outbox.hpp).
@@ -458,9 +506,8 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
         return save_state(self->context(), [self](auto& a) { server_fields(a, self->state); });
       },
       [self](restore_atom, const std::vector<char>& bytes) {
-        load_state(self->context(), bytes, "server",
-                   [self](auto& a) { server_fields(a, self->state); });
-        return caf::ok_atom_v;
+        return restore_state(self->context(), bytes, "server",
+                             [self](auto& a) { server_fields(a, self->state); });
       },
   };
 }

@@ -81,6 +81,16 @@ struct ServerState {
   static inline const char* name = "server";
 };
 
+/// What is wrong with a server state restored from a checkpoint (empty if nothing), against
+/// the scenario in `s.shared`: a round or count out of range, a clock that is not finite, kept
+/// reports of another number of agents, of a round not yet reached, of another dimension or not
+/// finite, a membership that does not fit (Membership::check) or disagrees with what is kept.
+std::string check_server_state(const ServerState& s);
+
+/// What is wrong with a payload delivered to the server, restored from a checkpoint's queue
+/// (empty if it is one of the server's messages; their contents it checks as they come).
+std::string check_server_delivery(const caf::message& payload);
+
 caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
                            std::shared_ptr<const ServerShared> shared);
 

@@ -64,8 +64,12 @@ class SpillSorter {
   void restore(std::vector<T> rows, const std::vector<std::string>& names,
                const std::filesystem::path& folder, std::size_t total) {
     remove_spills();
+    if (names.size() > total || rows.size() > total)
+      throw std::runtime_error("recorder: checkpoint counts " + std::to_string(total) +
+                               " rows, fewer than its spill files and rows in memory");
     for (const auto& name : names) {
-      if (name.empty() || name.find('/') != std::string::npos || name[0] != '.')
+      // The names spill() gives, in order: nothing else is taken from the checkpoint folder.
+      if (name != "." + stem_ + ".spill." + std::to_string(files_.size()))
         throw std::runtime_error("recorder: checkpoint names a bad spill file '" + name + "'");
       const auto target = folder_ / name;
       std::filesystem::create_directories(folder_);

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 #include "actors/checkpoint/state_archive.hpp"
 
@@ -85,8 +86,8 @@ fs::path checkpoint_location(const fs::path& folder) {
 }
 
 Checkpoint parse_checkpoint(const std::vector<char>& bytes, const std::string& name) {
-  auto fail = [&](const std::string& what) -> std::invalid_argument {
-    return std::invalid_argument("checkpoint " + name + ": " + what);
+  auto fail = [&](const std::string& what) -> CheckpointRefused {
+    return CheckpointRefused("checkpoint " + name + ": " + what);
   };
   if (bytes.size() < 8 + 4 + 8 || std::memcmp(bytes.data(), kMagic, 8) != 0)
     throw fail("not a fedsim checkpoint");
@@ -106,6 +107,9 @@ Checkpoint parse_checkpoint(const std::vector<char>& bytes, const std::string& n
   } catch (const std::runtime_error& e) {
     throw fail(e.what());
   }
+  if (c.rounds < 0) throw fail("state: rounds closed " + std::to_string(c.rounds) + " < 0");
+  if (!(c.time >= 0.0 && c.time <= std::numeric_limits<double>::max()))
+    throw fail("state: virtual time " + std::to_string(c.time) + " is not finite and >= 0");
   return c;
 }
 
@@ -122,13 +126,13 @@ Checkpoint read_checkpoint(const fs::path& folder) {
   const fs::path file = checkpoint_location(folder) / checkpoint_state_file;
   std::error_code ec;
   if (!fs::exists(file, ec))
-    throw std::invalid_argument("checkpoint " + file.string() + ": not found (no checkpoint was written there)");
+    throw CheckpointRefused("checkpoint " + file.string() + ": not found (no checkpoint was written there)");
   if (!fs::is_regular_file(file, ec))
-    throw std::invalid_argument("checkpoint " + file.string() + ": not a regular file");
+    throw CheckpointRefused("checkpoint " + file.string() + ": not a regular file");
   std::ifstream in(file, std::ios::binary);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in.good() && !in.eof())
-    throw std::invalid_argument("checkpoint " + file.string() + ": cannot be read");
+    throw CheckpointRefused("checkpoint " + file.string() + ": cannot be read");
   Checkpoint c = parse_checkpoint(bytes, file.string());
   c.location = file.parent_path();
   return c;

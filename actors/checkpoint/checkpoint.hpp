@@ -51,6 +51,14 @@ struct Checkpoint {
   std::filesystem::path location;
 };
 
+/// A checkpoint refused as it is loaded (bad input, not a bug: fedsim run exits 2 on it): a
+/// state.bin that is missing, short, altered or of another format version, or whose decoded
+/// state breaks an invariant of its member or does not fit the scenario (a size, a range, a
+/// count, an ordering). what(): "checkpoint <where>: <member>: <what is wrong>".
+struct CheckpointRefused : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
 /// The checkpoint folder's state file.
 inline constexpr const char* checkpoint_state_file = "state.bin";
 
@@ -65,7 +73,7 @@ void write_checkpoint_state(const std::filesystem::path& folder, Checkpoint& che
 void publish_checkpoint(const std::filesystem::path& staged, const std::filesystem::path& target);
 
 /// Reads a checkpoint folder (or its `.old` twin when a crash interrupted publishing). Throws
-/// std::invalid_argument naming the file and what is wrong (missing, not a checkpoint, other
+/// CheckpointRefused naming the file and what is wrong (missing, not a checkpoint, other
 /// format version, truncated or altered).
 Checkpoint read_checkpoint(const std::filesystem::path& folder);
 

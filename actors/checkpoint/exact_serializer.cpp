@@ -118,9 +118,11 @@ caf::error ExactDeserializer::end_object() { return caf::none; }
 caf::error ExactDeserializer::begin_sequence(std::size_t& size) {
   std::uint64_t v = 0;
   if (auto e = get(v, 8)) return e;
-  // Every element takes at least one byte except empty structs: a bound that stops a
-  // corrupted length from allocating terabytes while never refusing a real sequence.
-  if (v > remaining() && v > (std::uint64_t{1} << 32)) return truncated();
+  // Every element takes at least one byte except empty structs (none of fedsim's states or
+  // messages holds a long sequence of them): a bound that stops a corrupted length from
+  // allocating what the input does not pay for (CAF resizes a container to it before reading
+  // its elements; a membership's flags asked for 2 GB) while never refusing a real sequence.
+  if (v > remaining() && v > 64) return truncated();
   size = static_cast<std::size_t>(v);
   return caf::none;
 }

@@ -7,6 +7,7 @@
 /// `inspect`, caf::message), a std::optional, std::pair or std::vector of fields, an Eigen vector or
 /// matrix, or a type with a `fields(archive, x)` overload found by argument-dependent lookup
 /// (for types whose members are themselves such fields).
+#include <climits>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -17,6 +18,8 @@
 
 #include <Eigen/Dense>
 
+#include <caf/error.hpp>
+#include <caf/result.hpp>
 #include <caf/sec.hpp>
 
 #include "actors/checkpoint/exact_serializer.hpp"
@@ -124,8 +127,13 @@ class StateArchive {
     std::vector<double> data(m.data(), m.data() + m.size());
     io(data);
     if constexpr (loading) {
-      if (rows < 0 || cols < 0 || static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols) != data.size())
-        throw std::runtime_error("checkpoint: a matrix's size does not match its data");
+      // rows x cols without overflow (a product that wraps could match any size), and the
+      // fixed dimension of a vector as it is (Eigen only asserts it).
+      const std::uint64_t n = data.size();
+      const bool fits = rows >= 0 && cols >= 0 && rows <= INT32_MAX && cols <= INT32_MAX &&
+                        static_cast<std::uint64_t>(rows) * static_cast<std::uint64_t>(cols) == n &&
+                        (Rows == Eigen::Dynamic || rows == Rows) && (Cols == Eigen::Dynamic || cols == Cols);
+      if (!fits) throw std::runtime_error("checkpoint: a matrix's size does not match its data");
       m = Eigen::Map<const Eigen::Matrix<double, Rows, Cols>>(data.data(), rows, cols);
     }
   }
@@ -145,7 +153,7 @@ std::vector<char> save_state(caf::execution_unit* ctx, List&& list) {
 }
 
 /// Reads the fields back from bytes save_state wrote; throws std::runtime_error naming `who`
-/// when the bytes are short or longer than the fields.
+/// when the bytes are short or longer than the fields, or the list throws.
 template <class List>
 void load_state(caf::execution_unit* ctx, const std::vector<char>& bytes, const std::string& who,
                 List&& list) {
@@ -153,12 +161,27 @@ void load_state(caf::execution_unit* ctx, const std::vector<char>& bytes, const 
   StateArchive<ExactDeserializer> archive(source);
   try {
     list(archive);
-  } catch (const std::runtime_error& e) {
+  } catch (const std::exception& e) {  // a field that does not decode, or breaks an invariant
     throw std::runtime_error(who + ": " + e.what());
   }
   if (source.remaining() != 0)
     throw std::runtime_error(who + ": checkpoint state has " + std::to_string(source.remaining()) +
                              " bytes more than its fields");
+}
+
+/// load_state for an actor's (restore_atom, bytes) handler: ok, or an error whose text names
+/// `who` and what is wrong (describe_failure, actors/failure.hpp), which the driver turns into
+/// CheckpointRefused. The loading lambda decodes the fields and checks them (sizes, ranges,
+/// counts, orderings against the scenario), throwing on anything a run could not go on from.
+template <class List>
+caf::result<caf::ok_atom> restore_state(caf::execution_unit* ctx, const std::vector<char>& bytes,
+                                        const std::string& who, List&& list) {
+  try {
+    load_state(ctx, bytes, who, std::forward<List>(list));
+    return caf::ok_atom_v;
+  } catch (const std::exception& e) {
+    return caf::make_error(caf::sec::runtime_error, std::string(e.what()));
+  }
 }
 
 }  // namespace fedsim::actors

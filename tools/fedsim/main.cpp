@@ -1,5 +1,5 @@
 // The `fedsim` command line. Exit codes: 0 success; 2 a usage error (a bad argument, option
-// value, scenario file or output folder: "fedsim: error: ..."); 3 a run that could not complete
+// value, scenario file, output folder or checkpoint: "fedsim: error: ..."); 3 a run that could not complete
 // (its outputs are written: "fedsim: run did not complete: ..."); 1 a run that failed
 // ("fedsim: failed: ...") or an internal error, a bug ("fedsim: internal error: ...");
 // 128 + N a run stopped by signal N (SIGINT: 130) after saving a checkpoint
@@ -12,6 +12,7 @@
 #include <string>
 
 #include "actors/failure.hpp"
+#include "actors/checkpoint/checkpoint.hpp"
 #include "scenarios/echo.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
@@ -55,6 +56,8 @@ int main(int argc, char** argv) {
   } catch (const fedsim::cli::UsageError& e) {
     return report("error", e.what(), 2);
   } catch (const fedsim::scenario::ScenarioError& e) {
+    return report("error", e.what(), 2);
+  } catch (const fedsim::actors::CheckpointRefused& e) {  // --resume of a checkpoint it cannot take
     return report("error", e.what(), 2);
   } catch (const fedsim::cli::RunStopped& e) {
     return report("interrupted", e.what(), e.code);

@@ -6,9 +6,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
+#include "scenarios/echo.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/run_folder.hpp"
@@ -40,38 +42,80 @@ void remove_checkpoint(const fs::path& run_dir) {
   fs::remove_all(run_dir / ".checkpoint.new");
 }
 
-std::string checkpoint_header(const scenario::ScenarioConfig& config) {
-  return nlohmann::json{{"writer", "fedsim run"},
+std::string checkpoint_header(const scenario::ScenarioConfig& config, const std::string& replaces) {
+  nlohmann::json header{{"writer", "fedsim run"},
                         {"fedsim_version", fedsim_version()},
+                        {"fedsim_build", fedsim_build()},
                         {"config_hash", config_hash(config)},
                         {"source", config.source_file},
-                        {"config", scenario::to_toml(config)}}
-      .dump();
+                        {"config", scenario::to_toml(config)}};
+  if (!replaces.empty()) header["replaces"] = replaces;
+  return header.dump();
 }
 
-scenario::ScenarioConfig checkpoint_config(const actors::Checkpoint& checkpoint) {
-  const std::string where = "checkpoint " + checkpoint.location.string();
+namespace {
+
+/// The header's object, or UsageError when it is not fedsim run's.
+nlohmann::json parse_header(const actors::Checkpoint& checkpoint) {
   const auto header = nlohmann::json::parse(checkpoint.header, nullptr, false);
   if (!header.is_object() || header.value("writer", "") != "fedsim run" ||
       !header.contains("config") || !header["config"].is_string())
-    throw UsageError(where + ": not written by fedsim run");
-  const std::string version = header.value("fedsim_version", "");
+    throw UsageError("checkpoint " + checkpoint.location.string() + ": not written by fedsim run");
+  return header;
+}
+
+/// A header's string field, "" when absent or of another type.
+std::string text_of(const nlohmann::json& header, const char* key) {
+  const auto it = header.find(key);
+  return it != header.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+scenario::ScenarioConfig checkpoint_config(const actors::Checkpoint& checkpoint, bool any_build) {
+  const std::string where = "checkpoint " + checkpoint.location.string();
+  const nlohmann::json header = parse_header(checkpoint);
+  const std::string version = text_of(header, "fedsim_version");
   if (version != fedsim_version())
     throw UsageError(where + ": written by fedsim " + version + ", this is fedsim " +
                      fedsim_version() + " (a run continued by another version could differ)");
+  const std::string build = text_of(header, "fedsim_build");
+  if (!any_build && build != fedsim_build())
+    throw UsageError(where + ": written by the build of commit " +
+                     (build.empty() ? std::string("(none recorded)") : build) +
+                     ", this is the build of " + fedsim_build() +
+                     " (a run continued by another build could differ); give --resume-any-build "
+                     "to continue it anyway");
   scenario::ScenarioConfig config;
   try {
     // Loaded under its first source's name (summary.json's "source"); every path in a
     // resolved configuration is absolute.
     config = scenario::load_scenario_text(header["config"].get<std::string>(),
-                                          header.value("source", std::string("checkpoint")))
+                                          text_of(header, "source").empty()
+                                              ? std::string("checkpoint")
+                                              : text_of(header, "source"))
                  .config;
   } catch (const std::exception& e) {
     throw UsageError(where + ": its configuration no longer loads: " + e.what());
   }
-  if (config_hash(config) != header.value("config_hash", ""))
+  if (config_hash(config) != text_of(header, "config_hash"))
     throw UsageError(where + ": its configuration loads to another hash than it was run with");
   return config;
+}
+
+std::string checkpoint_replaces(const actors::Checkpoint& checkpoint) {
+  return text_of(parse_header(checkpoint), "replaces");
+}
+
+void check_resume_folder(const fs::path& run_dir, const actors::Checkpoint& checkpoint,
+                         const scenario::ScenarioConfig& config) {
+  const std::optional<std::string> held = folder_config_hash(run_dir);
+  if (!held || *held == config_hash(config)) return;  // no run yet, or this one's
+  if (*held == text_of(parse_header(checkpoint), "replaces")) return;  // started with --force
+  throw UsageError("--resume " + scenario::quote(run_dir.string()) +
+                   ": the folder holds a run of another configuration (" + *held +
+                   ") than its checkpoint's (" + config_hash(config) +
+                   "); the checkpoint belongs to another folder: give it its own");
 }
 
 InterruptGuard::InterruptGuard(fs::path run_dir)

@@ -25,14 +25,26 @@ bool has_checkpoint(const std::filesystem::path& run_dir);
 /// Removes DIR's checkpoint and anything a checkpoint being written left behind.
 void remove_checkpoint(const std::filesystem::path& run_dir);
 
-/// The header fedsim run stores in a checkpoint: fedsim's version, the configuration's hash,
-/// the scenario file it came from and the resolved configuration itself (JSON).
-std::string checkpoint_header(const scenario::ScenarioConfig& config);
+/// The header fedsim run stores in a checkpoint: fedsim's version and build (its commit), the
+/// configuration's hash, the scenario file it came from and the resolved configuration itself
+/// (JSON). `replaces`: the configuration hash of another run the folder held when this one
+/// started with --force (the one run a resume may replace besides its own), or "".
+std::string checkpoint_header(const scenario::ScenarioConfig& config, const std::string& replaces = "");
 
 /// The configuration of a checkpoint's run, from its header. Throws UsageError when the header
-/// is not fedsim run's, was written by another fedsim version (whose run may differ), or its
-/// configuration no longer loads to the same hash.
-scenario::ScenarioConfig checkpoint_config(const actors::Checkpoint& checkpoint);
+/// is not fedsim run's, was written by another fedsim version or, unless `any_build`, by another
+/// build (whose run may differ), or its configuration no longer loads to the same hash.
+scenario::ScenarioConfig checkpoint_config(const actors::Checkpoint& checkpoint, bool any_build = false);
+
+/// Refuses (UsageError) to resume `checkpoint` (of `config`) in `run_dir` when the folder holds a
+/// run of another configuration that the checkpoint's run was not started to replace: a
+/// checkpoint copied from another folder must not overwrite the run there.
+void check_resume_folder(const std::filesystem::path& run_dir, const actors::Checkpoint& checkpoint,
+                         const scenario::ScenarioConfig& config);
+
+/// The header's `replaces` (checkpoint_header), "" when none: a resumed run's next checkpoint
+/// keeps it.
+std::string checkpoint_replaces(const actors::Checkpoint& checkpoint);
 
 /// While alive, SIGINT and SIGTERM set `flag()` to the signal's number instead of killing the
 /// process (a second one kills it: the handlers reset themselves). The previous handlers come

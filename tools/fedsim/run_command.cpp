@@ -59,6 +59,7 @@ struct RunCommandOptions {
   std::string driver = "actors";
   long long checkpoint_every = 0;
   std::string resume;
+  bool resume_any_build = false;  ///< --resume-any-build: a checkpoint of another build is taken
   std::string stream;  ///< --stream FILE, or - for standard output
   std::string dashboard;  ///< --dashboard HOST:PORT
   bool dashboard_allow_remote = false;
@@ -238,6 +239,8 @@ void run(RunCommandOptions& o) {
   if (o.threads < 0) throw UsageError("--threads must be >= 0");
   if (o.checkpoint_every < 0) throw UsageError("--checkpoint-every must be >= 0 (0: only on SIGINT/SIGTERM)");
   const bool resuming = !o.resume.empty();
+  if (o.resume_any_build && !resuming)
+    throw UsageError("--resume-any-build goes with --resume DIR");
   if (resuming && (!o.scenario.empty() || !o.overrides.empty() || o.has_seed || !o.out.empty() ||
                    o.force || o.driver != "actors"))
     throw UsageError("--resume DIR continues the run in DIR with the configuration it started "
@@ -252,6 +255,7 @@ void run(RunCommandOptions& o) {
   scenario::ScenarioConfig config;
   std::vector<std::string> warnings;  // the loader's, printed once every check has passed
   std::optional<actors::Checkpoint> checkpoint;
+  std::string replaces;  // the configuration hash of another run --force replaces, if any
   std::filesystem::path dir;
   if (!resuming) {
     scenario::LoadedScenario loaded = fresh_config(o);
@@ -296,7 +300,9 @@ void run(RunCommandOptions& o) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(e.what());
     }
-    config = checkpoint_config(*checkpoint);
+    config = checkpoint_config(*checkpoint, o.resume_any_build);
+    check_resume_folder(dir, *checkpoint, config);
+    replaces = checkpoint_replaces(*checkpoint);
     check_memory(o, config);
     if (config.run.wall())  // never written by fedsim run; refused before anything is touched
       throw UsageError("--resume " + scenario::quote(dir.string()) + ": key '" +
@@ -313,6 +319,8 @@ void run(RunCommandOptions& o) {
                        actors::run_keys::full(actors::run_keys::time) +
                        "' is \"wall\", and a run in wall-clock time takes no checkpoints (it "
                        "has no quiet moment to save); use run.time = \"virtual\"");
+    if (folder_state(dir, config) == FolderState::other_run)
+      replaces = folder_config_hash(dir).value_or("");
     check_fresh_folder(dir, config, o.force);
   }
   for (const std::string& w : warnings) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
@@ -340,7 +348,7 @@ void run(RunCommandOptions& o) {
     options.interrupt = &InterruptGuard::flag();
     options.checkpoint_dir = checkpoint_folder(dir).string();
     options.checkpoint_every = o.checkpoint_every;
-    options.checkpoint_header = checkpoint_header(config);
+    options.checkpoint_header = checkpoint_header(config, replaces);
     options.stop_after_checkpoints = stop_after_checkpoints_from_environment();
     if (checkpoint) options.resume = &*checkpoint;
   }
@@ -402,7 +410,11 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("--resume", o->resume,
                   "continue the interrupted run in DIR from its checkpoint, with the "
                   "configuration it started with (its finished outputs are those of an "
-                  "uninterrupted run)");
+                  "uninterrupted run). Refused when the checkpoint was written by another build "
+                  "(commit) of fedsim, or DIR holds a run of another configuration");
+  cmd->add_flag("--resume-any-build", o->resume_any_build,
+                "with --resume: continue a checkpoint written by another build (commit) of "
+                "fedsim (its outputs may then differ from an uninterrupted run's)");
   cmd->add_option("--max-memory", o->max_memory,
                   "refuse the run when its estimated memory (scenarios/resources.hpp: the "
                   "agents' posteriors, the candidate grid, ...) exceeds SIZE (8G, 512M; units K, "

@@ -48,15 +48,35 @@ std::string& command_store() {
 
 }  // namespace
 
-std::string config_hash(const scenario::ScenarioConfig& config) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a, 64 bits
-  for (const unsigned char c : config_body(scenario::to_toml(config))) {
+namespace {
+/// "fnv1a64:" and the 16 hex digits of `text`'s FNV-1a hash (64 bits).
+std::string text_hash(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const unsigned char c : text) {
     h ^= c;
     h *= 0x100000001b3ULL;
   }
   char buf[32];
   std::snprintf(buf, sizeof buf, "fnv1a64:%016llx", static_cast<unsigned long long>(h));
   return buf;
+}
+}  // namespace
+
+std::string config_hash(const scenario::ScenarioConfig& config) {
+  return text_hash(config_body(scenario::to_toml(config)));
+}
+
+std::optional<std::string> folder_config_hash(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::exists(dir / "summary.json", ec)) {
+    const auto summary =
+        nlohmann::json::parse(read_text(dir / "summary.json"), nullptr, /*allow_exceptions=*/false);
+    const bool has = summary.is_object() && summary.contains("config_hash") &&
+                     summary["config_hash"].is_string();
+    return has ? summary["config_hash"].get<std::string>() : std::string();
+  }
+  if (!fs::exists(dir / "config.resolved.toml", ec)) return std::nullopt;
+  return text_hash(config_body(read_text(dir / "config.resolved.toml")));
 }
 
 std::string command_line(int argc, char** argv) {

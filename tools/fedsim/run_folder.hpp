@@ -3,6 +3,7 @@
 /// temporary folder and moved into place when complete, and a configuration hash in
 /// summary.json that tells a run of this configuration from a stale one.
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "actors/run_config.hpp"
@@ -44,6 +45,11 @@ enum class FolderState { absent, empty, same_run, other_run, not_a_run };
 /// configuration (summary.json's config_hash, or the resolved configuration when there is no
 /// summary) or of another; or other files.
 FolderState folder_state(const std::filesystem::path& dir, const scenario::ScenarioConfig& config);
+
+/// The configuration hash of the run `dir` holds: summary.json's config_hash, or that of
+/// config.resolved.toml when there is no summary (a run being published); nullopt when it holds
+/// neither ("" when its summary.json has no readable config_hash).
+std::optional<std::string> folder_config_hash(const std::filesystem::path& dir);
 
 /// A fresh temporary folder next to `dir` (same parent, so moving it into place is a rename):
 /// ".NAME.tmp-PID". Removed by the destructor unless published.

@@ -26,6 +26,7 @@ nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::R
           {"source", c.source_file},
           {"seed", c.seed},
           {"version", fedsim_version()},
+          {"build", fedsim_build()},
           {"config_hash", config_hash(c)},
           {"algorithm", algorithm},
           {"policy", scenario::name_of(c.policy.kind)},
