@@ -116,13 +116,14 @@ TEST_CASE("with the breaker off, a run whose agents observed nothing because eve
 
 TEST_CASE("a wall-clock run whose next event is beyond run.wall_horizon ends with exit 3 at "
           "once", "[cli][wall-clock][no-progress]") {
-  // Each evaluation is held for its modelled compute time, 1e12 model seconds at this speed.
+  // Each evaluation is held for its modelled compute time: 1e9 model seconds (the largest
+  // speed factor accepted at load, 1e6, times 1e3 s), 5e6 real seconds at this time scale.
   const fs::path dir = fresh_dir("wall-horizon");
   const std::string wall = "run " + tiny +
                            " --set run.time=wall --set run.time_scale=0.005"
                            " --set policy.round_timeout=inf --set run.injected_compute=true"
-                           " --set 'world.network.compute={kind=\"constant\", value=1.0}'"
-                           " --set world.network.speed_factor=1e12 --quiet --out ";
+                           " --set 'world.network.compute={kind=\"constant\", value=1000.0}'"
+                           " --set world.network.speed_factor=1e6 --quiet --out ";
   auto r = run_fedsim(wall + (dir / "a").string());
   check_incomplete(r, "beyond run.wall_horizon = 3600 s");
   // A horizon shorter than the run's real waits ends it as well, naming the key's value.
