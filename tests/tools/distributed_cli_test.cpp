@@ -558,14 +558,17 @@ TEST_CASE("agents that cannot reach a server give up after --connect-timeout", "
   CHECK(r.seconds < 10);
 }
 
-TEST_CASE("a lost agent process ends a served run in virtual time, naming its agents",
+TEST_CASE("a lost agent process ends a served run in virtual time, naming its agents; its last "
+          "checkpoint resumes with new agent processes to the files of fedsim run",
           "[cli][remote]") {
   const auto t0 = Clock::now();
   const fs::path dir = fresh_dir("remote-lost-virtual");
   const fs::path secret = write_secret(dir / "secret");
   // About 6 s distributed if nothing is lost (0.3 s in one process): 60 rounds.
   const Args sets{"world.agents=60", "algorithm.iterations=60"};
-  Fedsim serve(with_sets(serve_args(deadline, dir, secret, {"--join-timeout", "30"}), sets),
+  Fedsim serve(with_sets(serve_args(deadline, dir, secret,
+                                    {"--join-timeout", "30", "--checkpoint-every", "2"}),
+                         sets),
                dir / "serve.log");
   const std::string port = wait_for_port(serve, dir / "port");
   Fedsim doomed(agents_args(port, secret, "0-14", dir, {"--quiet"}), dir / "doomed.log");
@@ -593,6 +596,30 @@ TEST_CASE("a lost agent process ends a served run in virtual time, naming its ag
   REQUIRE(survivor.wait(15));
   CHECK(survivor.exit_code() == 1);
   CHECK(survivor.output().find("the run failed: agents ") != std::string::npos);
+
+  // Nothing lost: the checkpoint taken before the loss resumes, served to new processes (split
+  // otherwise), to the files of the same run in one process.
+  CHECK(out.find("the last checkpoint is kept: continue with: fedsim serve --resume ") !=
+        std::string::npos);
+  REQUIRE(fs::exists(dir / "served" / "checkpoint" / "state.bin"));
+  const Result local = run(
+      with_sets({"run", deadline, "--quiet", "--out", (dir / "local").string()}, sets), dir, "local");
+  REQUIRE(local.exit_code == 0);
+  Fedsim resumed({"serve", "--resume", (dir / "served").string(), "--listen", "127.0.0.1:0",
+                  "--port-file", (dir / "port2").string(), "--secret-file", secret.string(),
+                  "--join-timeout", "30", "--quiet"},
+                 dir / "resumed.log");
+  const std::string port2 = wait_for_port(resumed, dir / "port2");
+  Fedsim first(agents_args(port2, secret, "0-29", dir, {"--quiet"}), dir / "first.log");
+  Fedsim second(agents_args(port2, secret, "30-59", dir, {"--quiet"}), dir / "second.log");
+  REQUIRE(resumed.wait(60));
+  INFO(resumed.output());
+  CHECK(resumed.exit_code() == 0);
+  for (const char* file : {"observations.csv", "rounds.csv", "events.jsonl"}) {
+    INFO(file);
+    CHECK(slurp(dir / "served" / file) == slurp(dir / "local" / file));
+  }
+  CHECK_FALSE(fs::exists(dir / "served" / "checkpoint"));
   WARN("lost agent process (virtual time): the server ended "
        << serve_took
        << " s after the "

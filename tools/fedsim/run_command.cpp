@@ -160,9 +160,8 @@ void print_result(std::FILE* out, const scenario::ScenarioConfig& config,
 
 /// fedsim serve's checks, before anything is written.
 void check_serve(const RunCommandOptions& o, const scenario::ScenarioConfig& config) {
-  if (!o.resume.empty() || o.checkpoint_every > 0 || o.driver != "actors")
-    throw UsageError("fedsim serve takes no --resume, --checkpoint-every or --driver (its agents' "
-                     "state lives in other processes)");
+  if (o.driver != "actors")
+    throw UsageError("fedsim serve takes no --driver (its agents are actors in other processes)");
   if (config.xarmed.enabled)
     throw UsageError("fedsim serve: a Fed-PNE / DP-Fed-PNE / HCT scenario keeps its clients in one "
                      "process; use fedsim run");
@@ -308,6 +307,7 @@ void run(RunCommandOptions& o) {
       throw UsageError("--resume " + scenario::quote(dir.string()) + ": key '" +
                        actors::run_keys::full(actors::run_keys::time) +
                        "' is \"wall\": a run in wall-clock time resumes no checkpoint");
+    if (o.serve) check_serve(o, config);
   } else {
     if (o.serve) check_serve(o, config);
     check_driver(config, driver);
@@ -343,7 +343,7 @@ void run(RunCommandOptions& o) {
   // Actors runs take checkpoints on SIGINT/SIGTERM, and every --checkpoint-every rounds; in
   // wall-clock time they take none, and a signal ends the process as it would any other.
   std::optional<InterruptGuard> interrupts;
-  if (driver == Driver::actors && !config.run.wall() && !o.serve) {
+  if (driver == Driver::actors && !config.run.wall()) {
     interrupts.emplace(dir);
     options.interrupt = &InterruptGuard::flag();
     options.checkpoint_dir = checkpoint_folder(dir).string();
@@ -364,8 +364,18 @@ void run(RunCommandOptions& o) {
     std::snprintf(when, sizeof when, " after %lld rounds (virtual time %.3f)",
                   static_cast<long long>(e.rounds), e.time);
     throw RunStopped(signal_name(signal) + when + ": checkpoint saved in " + e.folder +
-                         "; continue with: fedsim run --resume " + dir.string(),
+                         "; continue with: fedsim " + (o.serve ? "serve" : "run") + " --resume " +
+                         dir.string() + (o.serve ? " --listen ... --secret-file ..." : ""),
                      128 + signal);
+  } catch (const actors::RunFailure& e) {
+    // A served run in virtual time fails when an agent process is lost: its last checkpoint
+    // (if --checkpoint-every took one) is kept, and resumes with new agent processes.
+    live.abort(e.what());
+    if (o.serve && has_checkpoint(dir))
+      throw actors::RunFailure(std::string(e.what()) + "; the last checkpoint is kept: continue with: "
+                               "fedsim serve --resume " + dir.string() +
+                               " --listen ... --secret-file ... and the agent processes again");
+    throw;
   } catch (const std::exception& e) {
     live.abort(e.what());
     throw;
@@ -450,7 +460,7 @@ void add_serve_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "serve", "Run a scenario's network, server, accountant and recorder here, with its agents "
                "joining from other processes (fedsim agents)");
-  cmd->add_option("scenario", o->scenario, "scenario file (TOML, FBO family)")->required();
+  cmd->add_option("scenario", o->scenario, "scenario file (TOML, FBO family); none with --resume");
   cmd->add_option("--listen", o->listen,
                   "HOST:PORT to listen on (port 0: any free port; --port-file says which)")
       ->required();
@@ -473,6 +483,17 @@ void add_serve_command(CLI::App& app) {
                   "seconds a connection may take to prove the shared secret before it is closed "
                   "(until then its frames are at most 64 KiB and 256 KiB in all)")
       ->capture_default_str();
+  cmd->add_option("--checkpoint-every", o->checkpoint_every,
+                  "save a checkpoint in OUT/checkpoint after every R rounds (virtual time; the "
+                  "agent processes send their agents' states); one is also saved on "
+                  "SIGINT/SIGTERM, and kept when an agent process is lost")
+      ->capture_default_str();
+  cmd->add_option("--resume", o->resume,
+                  "continue the served run in DIR from its checkpoint: the agents join again "
+                  "(from any processes) and get their states back (no SCENARIO, --set, --seed, "
+                  "--out or --force)");
+  cmd->add_flag("--resume-any-build", o->resume_any_build,
+                "with --resume: continue a checkpoint written by another build (commit) of fedsim");
   cmd->add_option("--port-file", o->port_file, "write the port listened on to this file");
   cmd->add_option("--tls-cert", o->tls.certificate,
                   "TLS: this server's certificate (PEM; with --tls-key and --tls-ca the agents "
