@@ -49,13 +49,17 @@ void start_every_worker(caf::actor_system& system) {
   const std::size_t n = system.scheduler().num_workers();
   auto started = std::make_shared<std::atomic<std::size_t>>(0);
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  // (An argument of its own: CAF 0.17 binds a function actor spawned without one through a
+  // null shared_ptr<tuple<>>, which UBSan reports.)
   for (std::size_t k = 0; k < n; ++k)
-    system.spawn([started, n, until](caf::event_based_actor* self) {
-      ++*started;
-      while (started->load() < n && std::chrono::steady_clock::now() < until)
-        std::this_thread::yield();
-      self->quit();
-    });
+    system.spawn(
+        [started, n, until](caf::event_based_actor* self, std::size_t) {
+          ++*started;
+          while (started->load() < n && std::chrono::steady_clock::now() < until)
+            std::this_thread::yield();
+          self->quit();
+        },
+        k);
   while (started->load() < n && std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(std::chrono::microseconds(100));
 }

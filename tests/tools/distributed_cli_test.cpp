@@ -430,6 +430,12 @@ TEST_CASE("bad serve and agents input is one line and exit code 2", "[cli][remot
 
 TEST_CASE("a server out of file descriptors closes new connections as it accepts them, and recovers",
           "[cli][remote][security]") {
+  if (fedsim::test::under_sanitizer()) {
+    // UBSan probes memory through a pipe of its own; a process with no descriptor left cannot
+    // make one, and UBSan then reports a false "invalid vptr" in the first log line.
+    WARN("not under the sanitizers: they need file descriptors of their own");
+    return;
+  }
   const fs::path dir = fresh_dir("remote-no-files");
   const fs::path secret = write_secret(dir / "secret");
   // 64 descriptors: the run's own files and CAF's take some, the held connections the rest.
