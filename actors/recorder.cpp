@@ -28,7 +28,7 @@ namespace {
 /// an actor handler that CI's LeakSanitizer must report (tools/lsan.supp may suppress CAF's own
 /// allocations only; tests/tools/sanitizer_cli_test.cpp checks it does not hide this one).
 [[gnu::noinline]] void planted_leak_for_sanitizer_test() {
-  static char* volatile lost;
+  [[maybe_unused]] static char* volatile lost;
   for (int k = 0; k < 8; ++k) lost = new char[64];  // each overwrites the last: 7 unreachable
   lost = nullptr;
 }
