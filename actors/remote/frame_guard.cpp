@@ -123,21 +123,22 @@ std::string ConnectionGuard::payload(ConnectionId id, std::uint64_t bytes, const
   return {};
 }
 
-void ConnectionGuard::wrote(ConnectionId id, const char* bytes, std::size_t n) {
+bool ConnectionGuard::wrote(ConnectionId id, const char* bytes, std::size_t n) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = connections_.find(id);
-  if (it == connections_.end() || !it->second.inbound || is_authenticated(it->second)) return;
+  if (it == connections_.end() || !it->second.inbound || is_authenticated(it->second)) return false;
   Connection& c = it->second;
   std::size_t at = 0;
   while (n - at >= basp_header_bytes) {
     caf::io::basp::header hdr;
     caf::binary_deserializer source{nullptr, bytes + at, basp_header_bytes};
-    if (source(hdr)) return;  // not a frame of this process's: nothing learnt
+    if (source(hdr)) return true;  // not a frame of this process's: nothing learnt
     if (hdr.operation == message_type::direct_message && c.wrote_from.size() < max_writers)
       c.wrote_from.insert(hdr.source_actor);
     at += basp_header_bytes + hdr.payload_len;
-    if (at > n) return;
+    if (at > n) return true;
   }
+  return true;
 }
 
 void ConnectionGuard::expect_gatekeeper(std::uint64_t actor_id) {

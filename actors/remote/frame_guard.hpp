@@ -90,8 +90,10 @@ class ConnectionGuard {
   std::string payload(ConnectionId id, std::uint64_t bytes, const caf::node_id& node);
 
   /// Frames this process wrote to the connection (whole frames, as CAF's middleman writes
-  /// them): before the join, the actors that wrote become ones the peer may answer.
-  void wrote(ConnectionId id, const char* bytes, std::size_t n);
+  /// them): before the join, the actors that wrote become ones the peer may answer. Returns
+  /// whether later writes still matter (false once the peer has joined, or for an outbound
+  /// connection): the caller may stop showing them.
+  bool wrote(ConnectionId id, const char* bytes, std::size_t n);
   /// The gatekeeper's actor id: a receiver of messages before authentication.
   void expect_gatekeeper(std::uint64_t actor_id);
   /// The gatekeeper verified `node`'s join: its connections lose the pre-join limits.

@@ -50,7 +50,7 @@ class GuardedScribe final : public caf::io::network::scribe_impl {
  public:
   GuardedScribe(caf::io::network::default_multiplexer& mx, native_socket fd,
                 std::shared_ptr<ConnectionGuard> guard, bool inbound)
-      : scribe_impl(mx, fd), guard_(std::move(guard)) {
+      : scribe_impl(mx, fd), guard_(std::move(guard)), watch_writes_(inbound) {
     std::string refusal;
     id_ = guard_->opened(inbound, addr(), ConnectionGuard::Clock::now(), &refusal);
     guard_->set_socket(id_, static_cast<int>(fd));
@@ -70,13 +70,15 @@ class GuardedScribe final : public caf::io::network::scribe_impl {
     scribe_impl::configure_read(config);
   }
 
-  /// The middleman writes whole frames here, then flushes: the guard reads their headers
-  /// (which actors wrote to the peer) before they go to the socket.
-  std::vector<char>& wr_buf() override { return out_; }
+  /// Until an inbound peer has joined, the middleman writes whole frames here, then flushes:
+  /// the guard reads their headers (which actors wrote to the peer) before they go to the
+  /// socket. Afterwards (and for outbound connections) it writes to the socket's own buffer,
+  /// without the copy.
+  std::vector<char>& wr_buf() override { return watch_writes_ ? out_ : scribe_impl::wr_buf(); }
 
   void flush() override {
-    if (!out_.empty()) {
-      guard_->wrote(id_, out_.data(), out_.size());
+    if (watch_writes_ && !out_.empty()) {
+      watch_writes_ = guard_->wrote(id_, out_.data(), out_.size());
       auto& socket_buffer = scribe_impl::wr_buf();
       socket_buffer.insert(socket_buffer.end(), out_.begin(), out_.end());
       out_.clear();
@@ -105,7 +107,8 @@ class GuardedScribe final : public caf::io::network::scribe_impl {
   std::shared_ptr<ConnectionGuard> guard_;
   ConnectionGuard::ConnectionId id_ = 0;
   std::optional<GuardedReader> reader_;
-  std::vector<char> out_;  ///< what the middleman wrote since the last flush
+  bool watch_writes_;      ///< the guard still reads what is written (an inbound peer not joined)
+  std::vector<char> out_;  ///< what the middleman wrote since the last flush, while watched
   bool closing_ = false;
 };
 

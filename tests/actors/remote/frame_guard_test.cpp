@@ -94,7 +94,7 @@ TEST_CASE("before its join a connection may only send small frames of the join's
     REQUIRE(!sink(caf::io::basp::header{message_type::direct_message, 0, 3, 0, 42, 99}));
     out.insert(out.end(), {'x', 'y', 'z'});
     REQUIRE(!sink(caf::io::basp::header{message_type::heartbeat, 0, 0, 0, 0, 0}));
-    h.wrote(other, out.data(), out.size());
+    CHECK(h.wrote(other, out.data(), out.size()));  // still before the join: keep showing
     CHECK(h.header(other, header(message_type::direct_message, 100, 42)).empty());
     CHECK(h.payload(other, 100, {}).empty());
     CHECK(h.header(other, header(message_type::direct_message, 100, 43)) ==
@@ -159,6 +159,8 @@ TEST_CASE("after its node's join a connection may send frames up to the bound",
         "message to an actor that did not write to it, before the join");
   CHECK(g.header(id, header(message_type::routed_message, 10)) ==
         "frame of a type a joined agent never sends");
+  CHECK_FALSE(g.wrote(id, nullptr, 0));       // joined: its writes no longer matter
+  CHECK(g.wrote(stranger, nullptr, 0));       // not joined: they do
   const GuardCounts counts = g.counts();
   CHECK(counts.accepted == 2);
   CHECK(counts.refused.at("frame larger than the bound") == 1);
@@ -268,6 +270,7 @@ TEST_CASE("an outbound connection has only the frame bound", "[remote][security]
   CHECK(g.payload(id, 1000, {}).empty());
   CHECK(g.header(id, header(message_type::direct_message, 1001, 5)) == "frame larger than the bound");
   CHECK(g.frame_bound(id) == 1000);
+  CHECK_FALSE(g.wrote(id, nullptr, 0));  // outbound: what this process writes is not watched
 }
 
 TEST_CASE("the reader decodes CAF's own frames and refuses what it cannot read",
