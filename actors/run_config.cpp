@@ -1,8 +1,10 @@
 #include "actors/run_config.hpp"
 
+#include "actors/algorithms/algorithm_kind.hpp"
 #include "actors/policy/registry.hpp"
 
 #include <cmath>
+#include <stdexcept>
 
 namespace fedsim::scenario {
 
@@ -146,9 +148,13 @@ const NameTable<SyntheticConfig::OnFailure>& names(SyntheticConfig::OnFailure) {
 }
 
 const NameTable<fbo::Algorithm>& names(fbo::Algorithm) {
-  using fbo::Algorithm;
-  static const auto t = engine_names({Algorithm::ts, Algorithm::fts, Algorithm::fts_de,
-                                      Algorithm::dp_fts, Algorithm::dp_fts_de});
+  // The FBO kinds of the algorithm registry, in its order.
+  static const NameTable<fbo::Algorithm> t = [] {
+    NameTable<fbo::Algorithm> out;
+    for (const actors::algorithms::AlgorithmKind& k : actors::algorithms::algorithm_kinds())
+      if (k.fbo) out.emplace_back(k.fbo->variant, k.name);
+    return out;
+  }();
   return t;
 }
 
@@ -203,14 +209,16 @@ const NameTable<xarmed::PointRule>& names(xarmed::PointRule) {
   return t;
 }
 
-const std::vector<std::string>& xarmed_algorithm_names() {
-  static const std::vector<std::string> t = {"fed-pne", "dp-fed-pne", "hct"};
-  return t;
-}
-
-std::string xarmed_algorithm_name(const XarmedConfig& config) {
-  if (config.hct) return xarmed_algorithm_names()[2];
-  return xarmed_algorithm_names()[config.fed_pne.is_private() ? 1 : 0];
+const actors::algorithms::AlgorithmKind& algorithm_kind(const ScenarioConfig& config) {
+  namespace al = actors::algorithms;
+  if (!config.xarmed.enabled) return al::algorithm(config.algorithm.algorithm);
+  // An X-armed configuration names its kind by its traits: HCT is not phased; of the phased,
+  // DP-Fed-PNE is private (dp_epsilon > 0; the loader refuses dp_epsilon for HCT).
+  const bool phased = !config.xarmed.hct;
+  const bool is_private = phased && config.xarmed.fed_pne.is_private();
+  for (const al::AlgorithmKind& k : al::algorithm_kinds())
+    if (k.xarmed && k.xarmed->phased == phased && k.xarmed->is_private == is_private) return k;
+  throw std::logic_error("no X-armed algorithm is registered with these traits");
 }
 
 }  // namespace fedsim::scenario

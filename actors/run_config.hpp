@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "actors/algorithms/algorithm_kind.hpp"
 #include "engine/fbo/reference_loop.hpp"
 #include "engine/xarmed/fed_pne_run.hpp"
 #include "engine/xarmed/hct_run.hpp"
@@ -240,10 +241,8 @@ const NameTable<xarmed::ObjectiveKind>& names(xarmed::ObjectiveKind);
 const NameTable<xarmed::SplitRule>& names(xarmed::SplitRule);
 const NameTable<xarmed::PointRule>& names(xarmed::PointRule);
 const NameTable<xarmed::HctVariant>& names(xarmed::HctVariant);
-/// The X-armed family's algorithm names: fed-pne, dp-fed-pne (its DP variant) and hct.
-const std::vector<std::string>& xarmed_algorithm_names();
-/// fed-pne, dp-fed-pne or hct.
-std::string xarmed_algorithm_name(const XarmedConfig& config);
+/// The registered algorithm a configuration runs (actors/algorithms/).
+const actors::algorithms::AlgorithmKind& algorithm_kind(const ScenarioConfig& config);
 
 /// The name of `value` in its enum's table.
 template <class E>

@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "actors/algorithms/algorithm_kind.hpp"
 #include "actors/faults/corruptions.hpp"
 #include "actors/faults/loss_model.hpp"
 #include "actors/network_availability.hpp"
@@ -25,6 +26,7 @@ namespace {
 
 using namespace schema;
 using fbo::Algorithm;
+namespace al = actors::algorithms;
 using Policy = PolicyConfig::Kind;
 // The [policy] keys the policies' messages name are spelled once, in actors/policy/keys.hpp.
 namespace policy_keys = actors::policy::keys;
@@ -47,24 +49,54 @@ Inert policy_is(std::vector<Policy> kinds) {
   };
 }
 
-/// The key acts only with these FBO algorithms.
-Inert algorithm_is(std::vector<Algorithm> algorithms, std::string what) {
-  return [algorithms, what](const ScenarioConfig& c) -> std::string {
-    if (c.xarmed.enabled) return "";
-    for (Algorithm a : algorithms)
-      if (c.algorithm.algorithm == a) return "";
-    return what + ", not by " + name_of(c.algorithm.algorithm);
+/// What an FBO algorithm does that makes a key act (its traits, named in the engine).
+using FboUse = bool (*)(const fbo::AlgorithmTraits&);
+bool sends_messages(const fbo::AlgorithmTraits& t) { return t.sends_messages; }
+bool regional(const fbo::AlgorithmTraits& t) { return t.regional; }
+bool is_private(const fbo::AlgorithmTraits& t) { return t.is_private; }
+bool relayed(const fbo::AlgorithmTraits& t) { return t.server == fbo::ServerKind::relay; }
+/// The target-agent setting (world.peer_observations > 0): the peers' one message each before
+/// the start is all a server could pass on.
+bool target_agent(const fbo::AlgorithmTraits& t) { return t.server != fbo::ServerKind::de; }
+
+/// The registered FBO algorithms for which `use` holds: "dp-fts, dp-fts-de".
+std::string fbo_names(FboUse use) {
+  return join(al::names_where([use](const al::AlgorithmKind& k) { return k.fbo && use(k.fbo->traits); }));
+}
+
+/// The key acts only with the FBO algorithms for which `use` holds ("what" says which).
+Inert fbo_algorithm_uses(FboUse use, std::string what) {
+  return [use, what](const ScenarioConfig& c) -> std::string {
+    const al::AlgorithmKind& k = algorithm_kind(c);
+    if (!k.fbo || use(k.fbo->traits)) return "";
+    return "used by " + what + " (" + fbo_names(use) + "), not by " + k.name;
   };
 }
 
-const std::vector<Algorithm> de_algorithms = {Algorithm::fts_de, Algorithm::dp_fts_de};
-const std::vector<Algorithm> private_algorithms = {Algorithm::dp_fts, Algorithm::dp_fts_de};
+/// The key acts only with the X-armed algorithms whose phased trait is `phased`.
+Inert xarmed_algorithm_phased(bool phased) {
+  return [phased](const ScenarioConfig& c) -> std::string {
+    const al::AlgorithmKind& k = algorithm_kind(c);
+    if (!k.xarmed || k.xarmed->phased == phased) return "";
+    return "used by " +
+           join(al::names_where([phased](const al::AlgorithmKind& o) {
+             return o.xarmed && o.xarmed->phased == phased;
+           })) +
+           ", not by " + k.name;
+  };
+}
+
+/// Whether the configuration runs an X-armed algorithm that is not phased (HCT).
+bool centralised_xarmed(const ScenarioConfig& c) {
+  const al::AlgorithmKind& k = algorithm_kind(c);
+  return k.xarmed && !k.xarmed->phased;
+}
 
 /// Fails with `key` if the Fed-PNE schedule or partition limit is broken and blames `p`.
 template <class S>
 std::function<void(const S&, const std::string&, Context&)> blamed_for(FedPneParameter p) {
   return [p](const S&, const std::string& key, Context& ctx) {
-    if (ctx.root.xarmed.hct) return;  // HCT has no phase schedule
+    if (centralised_xarmed(ctx.root)) return;  // no phase schedule
     const FedPneLimit limit = fed_pne_limit(fed_pne_config(ctx.root));
     if (limit.blame == p) fail(key, limit.what);
   };
@@ -320,8 +352,8 @@ void reject_other_kind(const toml::node& n, const std::string& key, const Contex
     if (entry.second == s->get()) {
       if (ctx.family == Family::fbo)
         fail(key, "'" + entry.second + "' is an X-armed objective, for algorithm.name = " +
-                      xarmed_algorithm_names()[0] + " or " + xarmed_algorithm_names()[1] +
-                      " (allowed with " + ctx.algorithm +
+                      join(al::algorithm_names(al::Family::xarmed)) + " (allowed with " +
+                      ctx.algorithm +
                       ": " + join(Value<Own>::allowed()) + ")");
       fail(key, "'" + entry.second + "' is an FBO objective, not used by " + ctx.algorithm +
                     " (allowed: " + join(Value<Own>::allowed()) + ")");
@@ -715,8 +747,10 @@ const Table<WorldConfig>& world_table() {
             "N, the number of agents (X-armed: M, the clients)")
           .also([](const WorldConfig& w, const std::string& key, Context& ctx) {
             if (ctx.family != Family::fbo || w.agents >= 2) return;
-            if (ctx.root.algorithm.algorithm == Algorithm::fts)
-              fail(key, "FTS needs at least 2 agents, got " + std::to_string(w.agents));
+            const al::AlgorithmKind& kind = al::algorithm(ctx.root.algorithm.algorithm);
+            if (relayed(kind.fbo->traits))
+              fail(key, kind.name + " needs at least 2 agents (it relays each agent's messages to "
+                                    "the others), got " + std::to_string(w.agents));
             if (w.peer_observations > 0)
               fail(key, "must be >= 2 with world.peer_observations > 0 (the target agent and "
                         "at least one peer), got " + std::to_string(w.agents));
@@ -840,11 +874,11 @@ const Table<fbo::ReferenceConfig>& reference_table() {
   static const Table<ReferenceConfig> t{
       {value("name", &ReferenceConfig::algorithm, one_of<Algorithm>(), "the algorithm")
            .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
-             if (ctx.root.world.peer_observations > 0 && a.algorithm != Algorithm::ts &&
-                 a.algorithm != Algorithm::fts)
+             if (ctx.root.world.peer_observations > 0 &&
+                 !target_agent(al::algorithm(a.algorithm).fbo->traits))
                fail(key, "'" + name_of(a.algorithm) +
                              "' does not run in the target-agent setting "
-                             "(world.peer_observations > 0): allowed ts, fts");
+                             "(world.peer_observations > 0): allowed " + fbo_names(target_agent));
            }),
        value("iterations", &ReferenceConfig::iterations, at_least(1),
              "T, iterations after the initial design"),
@@ -852,7 +886,7 @@ const Table<fbo::ReferenceConfig>& reference_table() {
        value("features", &ReferenceConfig::features, at_least(1), "M, random Fourier features"),
        value("subregions", &ReferenceConfig::subregions, at_least(1),
              "P, DE sub-regions (grid kinds: <= world.objective.grid_size)")
-           .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de"))
+           .when(fbo_algorithm_uses(regional, "distributed exploration"))
            .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
              // A grid has grid_size points to share out; a box any number of sub-regions.
              if (!ctx.root.world.objective.is_grid()) return;
@@ -866,13 +900,13 @@ const Table<fbo::ReferenceConfig>& reference_table() {
        value("q", &ReferenceConfig::q,
              in("[1e-9, 1]", [](double v) { return v >= 1e-9 && v <= 1; }),
              "subsampling probability")
-           .when(algorithm_is(private_algorithms, "used by the private algorithms")),
+           .when(fbo_algorithm_uses(is_private, "the private algorithms")),
        value("z", &ReferenceConfig::z, in("(0, 1e6]", [](double v) { return v > 0 && v <= 1e6; }),
              "noise multiplier")
-           .when(algorithm_is(private_algorithms, "used by the private algorithms")),
+           .when(fbo_algorithm_uses(is_private, "the private algorithms")),
        value("clip", &ReferenceConfig::clip,
              in("(0, 1e12]", [](double v) { return v > 0 && v <= 1e12; }), "S, clipping threshold")
-           .when(algorithm_is(private_algorithms, "used by the private algorithms")),
+           .when(fbo_algorithm_uses(is_private, "the private algorithms")),
        value("lambda", &ReferenceConfig::lambda, between(1e-12, 1e12),
              "regulariser of the feature-space posterior"),
        value("kernel_lengthscale", &ReferenceConfig::kernel_lengthscale, between(1e-6, 1e6),
@@ -881,33 +915,29 @@ const Table<fbo::ReferenceConfig>& reference_table() {
              "Thompson-sampling scale"),
        value("p_schedule", &ReferenceConfig::p_schedule, one_of<fbo::PSchedule>(),
              "1 - p_t, the probability of using the server's information")
-           .when(algorithm_is({Algorithm::fts, Algorithm::fts_de, Algorithm::dp_fts,
-                               Algorithm::dp_fts_de},
-                              "used by every algorithm but ts")),
+           .when(fbo_algorithm_uses(sends_messages, "the federated algorithms")),
        value("p1_equals_p2", &ReferenceConfig::p1_equals_p2, any<bool>(), "FTS's p_1 = p_2")
-           .when(algorithm_is({Algorithm::fts, Algorithm::fts_de, Algorithm::dp_fts,
-                               Algorithm::dp_fts_de},
-                              "used by every algorithm but ts")),
+           .when(fbo_algorithm_uses(sends_messages, "the federated algorithms")),
        value("fts_one_shot", &ReferenceConfig::fts_one_shot, any<bool>(),
              "FTS: messages sent once before the start, each used once")
-           .when(algorithm_is({Algorithm::fts}, "used by fts"))
+           .when(fbo_algorithm_uses(relayed, "the relaying algorithms"))
            .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
-             if (ctx.root.world.peer_observations > 0 && a.algorithm == Algorithm::fts &&
+             if (ctx.root.world.peer_observations > 0 &&
+                 relayed(al::algorithm(a.algorithm).fbo->traits) &&
                  !a.fts_one_shot)
                fail(key, "must be true with world.peer_observations > 0: the peers send one "
                          "message each, before the start");
            }),
        value("temperature", &ReferenceConfig::temperature, one_of<fbo::TemperatureSchedule>(),
              "DE weight temperature schedule")
-           .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de")),
+           .when(fbo_algorithm_uses(regional, "distributed exploration")),
        value("weight_a", &ReferenceConfig::weight_a, positive(),
              "a, DE softmax weight constant (< ln(DBL_MAX / N))")
-           .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de"))
+           .when(fbo_algorithm_uses(regional, "distributed exploration"))
            .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
              const int n = ctx.root.world.agents;
              const double limit = max_weight_a(n);
-             const bool de =
-                 a.algorithm == Algorithm::fts_de || a.algorithm == Algorithm::dp_fts_de;
+             const bool de = regional(al::algorithm(a.algorithm).fbo->traits);
              if (de && a.temperature != fbo::TemperatureSchedule::uniform && !(a.weight_a < limit))
                fail(key, "must be < ln(DBL_MAX / N) = " + number_text(limit) +
                              " with world.agents = " + std::to_string(n) +
@@ -916,7 +946,7 @@ const Table<fbo::ReferenceConfig>& reference_table() {
            }),
        value("explore_own_region", &ReferenceConfig::explore_own_region, any<bool>(),
              "DE: initial points drawn from the agent's own sub-region")
-           .when(algorithm_is(de_algorithms, "used by fts-de and dp-fts-de")),
+           .when(fbo_algorithm_uses(regional, "distributed exploration")),
        value("local_sampler", &ReferenceConfig::local_sampler, one_of<fbo::LocalSampler>(),
              "how local TS draws from the agent's own posterior: the shared features' posterior "
              "(rff), the exact GP on the grid (exact), or the DP-FTS-DE authors' sampler, fresh "
@@ -1017,11 +1047,9 @@ const Table<xarmed::FedPneParams>& fed_pne_params_table() {
           .also(blamed_for<FedPneParams>(FedPneParameter::c)),
       value("c1", &FedPneParams::c1, positive(),
             "confidence constant c_1; log(c1 T / delta) must be > 0")
-          .when([](const ScenarioConfig& c) -> std::string {
-            return c.xarmed.hct ? "used by fed-pne and dp-fed-pne, not by hct" : "";
-          })
+          .when(xarmed_algorithm_phased(true))
           .also([](const FedPneParams& p, const std::string& key, Context& ctx) {
-            if (ctx.root.xarmed.hct) return;
+            if (centralised_xarmed(ctx.root)) return;
             const int m = ctx.root.world.agents;
             const std::int64_t budget = ctx.root.xarmed.fed_pne.budget;
             if (!(std::log(p.c1 * static_cast<double>(budget) / p.effective_delta(m)) > 0))
@@ -1036,7 +1064,7 @@ const Table<xarmed::FedPneParams>& fed_pne_params_table() {
              "[0, 1]"},
             "confidence delta; 0: the paper's 1/M (fed-pne; hct: in (0, 1), default 0.01)")
           .also([](const FedPneParams& p, const std::string& key, Context& ctx) {
-            if (ctx.root.xarmed.hct && !(p.delta > 0 && p.delta < 1))
+            if (centralised_xarmed(ctx.root) && !(p.delta > 0 && p.delta < 1))
               fail(key, "must be in (0, 1) for hct, got " + number_text(p.delta));
           })
           .also(blamed_for<FedPneParams>(FedPneParameter::delta))
@@ -1057,12 +1085,12 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
                                      "(centralised baseline) runs with --driver loop only, "
                                      "its rho and delta default to 0.75 and 0.01");
     name.type = "string";
-    name.allowed = join(xarmed_algorithm_names());
+    name.allowed = join(al::algorithm_names(al::Family::xarmed));
     name.default_text = "";
     name.read = [](const toml::node&, FedPneConfig&, const std::string&, Context&) {};
     name.check = nullptr;
     name.text = [](const FedPneConfig&, Context& ctx) {
-      return toml_string(xarmed_algorithm_name(ctx.root.xarmed));
+      return toml_string(algorithm_kind(ctx.root).name);
     };
     std::vector<Field<FedPneConfig>> fields{
         name,
@@ -1079,9 +1107,7 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
               "hct: azar (Azar et al. 2014: only leaves are expanded) or pyxab (PyXAB's HCT, the "
               "Fed-PNE authors' baseline library: an inner node is expanded again after t+ "
               "doubles, orphaning its subtree)")
-            .when([](const ScenarioConfig& c) -> std::string {
-              return c.xarmed.hct ? "" : "used by hct, not by fed-pne or dp-fed-pne";
-            })};
+            .when(xarmed_algorithm_phased(false))};
     fields = fields + inlined(&FedPneConfig::params, fed_pne_params_table()) +
              std::vector<Field<FedPneConfig>>{
                  value("dp_epsilon", &FedPneConfig::dp_epsilon,
@@ -1092,7 +1118,7 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
                      .also([](const FedPneConfig& f, const std::string& key, Context& ctx) {
                        // In a file the name is the only switch: each checks dp_epsilon.
                        if (!ctx.from_file) return;
-                       if (ctx.algorithm == xarmed_algorithm_names()[1]) {
+                       if (al::algorithm(ctx.algorithm).xarmed->is_private) {
                          if (!ctx.present.count(key))
                            fail(key, "required by dp-fed-pne (allowed: a finite number > 0)");
                          if (!(std::isfinite(f.dp_epsilon) && f.dp_epsilon > 0))
@@ -1229,9 +1255,7 @@ const std::vector<std::string> accountants = {"moments", "moments-paper", "tight
 
 /// Why a privacy key has no effect: the algorithm releases nothing private ("" when it does).
 std::string not_private(const ScenarioConfig& c) {
-  return c.algorithm.is_private() ? ""
-                                  : "used by the private algorithms (dp-fts, dp-fts-de), not by " +
-                                        fbo::to_string(c.algorithm.algorithm);
+  return fbo_algorithm_uses(is_private, "the private algorithms")(c);
 }
 
 const Table<PrivacyConfig>& privacy_table() {
@@ -1419,15 +1443,14 @@ void read_family(const toml::table& root, Context& ctx) {
   const toml::node* name =
       algorithm && algorithm->is_table() ? algorithm->as_table()->get(name_field.name) : nullptr;
   if (name) ctx.algorithm = Value<std::string>::read(*name, key);
-  std::vector<std::string> allowed = Value<Algorithm>::allowed();
-  const std::vector<std::string>& xarmed = xarmed_algorithm_names();
-  allowed.insert(allowed.end(), xarmed.begin(), xarmed.end());
-  if (std::find(allowed.begin(), allowed.end(), ctx.algorithm) == allowed.end())
-    fail(key, "unknown value '" + ctx.algorithm + "' (allowed: " + join(allowed) + ")");
-  const bool is_xarmed = std::find(xarmed.begin(), xarmed.end(), ctx.algorithm) != xarmed.end();
+  const al::AlgorithmKind* kind = al::find_algorithm(ctx.algorithm);
+  if (!kind)
+    fail(key, "unknown value '" + ctx.algorithm + "' (allowed: " + join(al::algorithm_names()) +
+                  ")");
+  const bool is_xarmed = kind->family == al::Family::xarmed;
   ctx.family = is_xarmed ? Family::xarmed : Family::fbo;
   ctx.root.xarmed.enabled = is_xarmed;
-  ctx.root.xarmed.hct = ctx.algorithm == xarmed[2];
+  ctx.root.xarmed.hct = is_xarmed && !kind->xarmed->phased;
   if (ctx.root.xarmed.hct) {  // keys left out take HCT's defaults, not Fed-PNE's
     const xarmed::HctParams hct;
     auto& p = ctx.root.xarmed.fed_pne.params;
@@ -1483,8 +1506,7 @@ void validate(const ScenarioConfig& config) {
   ScenarioConfig c = config;
   Context ctx{c};
   ctx.family = c.xarmed.enabled ? Family::xarmed : Family::fbo;
-  ctx.algorithm =
-      c.xarmed.enabled ? xarmed_algorithm_name(c.xarmed) : name_of(c.algorithm.algorithm);
+  ctx.algorithm = algorithm_kind(c).name;
   check_all(ctx);
 }
 

@@ -5,16 +5,6 @@
 
 namespace fedsim::fbo {
 
-Algorithm parse_algorithm(const std::string& name) {
-  if (name == "ts") return Algorithm::ts;
-  if (name == "fts") return Algorithm::fts;
-  if (name == "fts-de") return Algorithm::fts_de;
-  if (name == "dp-fts") return Algorithm::dp_fts;
-  if (name == "dp-fts-de") return Algorithm::dp_fts_de;
-  throw std::invalid_argument("unknown algorithm '" + name +
-                              "': allowed ts, fts, fts-de, dp-fts, dp-fts-de");
-}
-
 std::string to_string(Algorithm algorithm) {
   switch (algorithm) {
     case Algorithm::ts: return "ts";

@@ -14,7 +14,8 @@
 namespace fedsim::fbo {
 
 enum class Algorithm { ts, fts, fts_de, dp_fts, dp_fts_de };
-Algorithm parse_algorithm(const std::string& name);  ///< ts, fts, fts-de, dp-fts, dp-fts-de
+/// The engine's name of a variant, for its own messages; the scenario's names are those of
+/// actors/algorithms/ (a test checks they agree).
 std::string to_string(Algorithm algorithm);
 
 /// Which rule chose a query: the initial design, local TS, or the federated information.

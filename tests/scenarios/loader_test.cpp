@@ -525,7 +525,7 @@ TEST_CASE("out-of-range values are errors naming the key, the rule and the value
                "[world.objective]\ngrid_size = 10\n[algorithm]\nsubregions = 11\n",
                {"key 'algorithm.subregions'", "grid_size (10)", "got 11"});
   expect_error("fts.toml", "[world]\nagents = 1\n[algorithm]\nname = \"fts\"\n",
-               {"key 'world.agents'", "FTS needs at least 2 agents"});
+               {"key 'world.agents'", "fts needs at least 2 agents"});
   expect_error("peers.toml", "[world]\npeer_observations = -1\n",
                {"key 'world.peer_observations'", ">= 0", "got -1"});
   expect_error("peers-algorithm.toml", "[world]\npeer_observations = 5\n",
@@ -819,7 +819,7 @@ TEST_CASE("X-armed scenario errors name the file, the key and the allowed values
   // Objective kinds of the other family.
   expect_error("x-kind1.toml", "[world.objective]\nkind = \"garland\"\n",
                {"key 'world.objective.kind'", "'garland' is an X-armed objective",
-                "fed-pne or dp-fed-pne", "allowed with dp-fts-de: perturbed, mixture"});
+                "fed-pne, dp-fed-pne, hct", "allowed with dp-fts-de: perturbed, mixture"});
   expect_error("x-kind2.toml", fed + "[world.objective]\nkind = \"perturbed\"\n",
                {"key 'world.objective.kind'", "'perturbed' is an FBO objective",
                 "not used by fed-pne", "allowed: garland, double-sine, seir"});

@@ -7,8 +7,10 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "actors/algorithms/algorithm_kind.hpp"
 #include "engine/fbo/de_server.hpp"
 #include "engine/fbo/schedules.hpp"
 #include "engine/xarmed/fed_pne_server.hpp"
@@ -65,15 +67,33 @@ TEST_CASE("the README's schema table is the field lists' table", "[scenario][sch
   CHECK(table == schema_markdown());
 }
 
-// Hidden (run by name): rewrites the table between the markers of scenarios/README.md.
+const std::string algorithms_begin = "<!-- algorithms:begin (generated from actors/algorithms/) -->\n";
+const std::string algorithms_end = "<!-- algorithms:end -->";
+
+TEST_CASE("the README's algorithm table is the registry's", "[scenario][schema][algorithms]") {
+  const std::string readme = test::slurp(scenario_dir / "README.md");
+  INFO("regenerate it with: build/tests/fedsim_tests \"[update-readme]\"");
+  const auto b = readme.find(algorithms_begin);
+  const auto e = readme.find(algorithms_end);
+  REQUIRE(b != std::string::npos);
+  REQUIRE(e != std::string::npos);
+  CHECK(readme.substr(b + algorithms_begin.size(), e - b - algorithms_begin.size()) ==
+        actors::algorithms::algorithms_markdown());
+}
+
+// Hidden (run by name): rewrites the tables between the markers of scenarios/README.md.
 TEST_CASE("update the README's schema table", "[.][update-readme]") {
   const fs::path path = scenario_dir / "README.md";
   std::string readme = test::slurp(path);
-  const auto b = readme.find(readme_begin);
-  const auto e = readme.find(readme_end);
-  REQUIRE(b != std::string::npos);
-  REQUIRE(e != std::string::npos);
-  readme.replace(b + readme_begin.size(), e - b - readme_begin.size(), schema_markdown());
+  for (const auto& [begin, end, table] :
+       {std::tuple{readme_begin, readme_end, schema_markdown()},
+        std::tuple{algorithms_begin, algorithms_end, actors::algorithms::algorithms_markdown()}}) {
+    const auto b = readme.find(begin);
+    const auto e = readme.find(end);
+    REQUIRE(b != std::string::npos);
+    REQUIRE(e != std::string::npos);
+    readme.replace(b + begin.size(), e - b - begin.size(), table);
+  }
   std::ofstream(path) << readme;
 }
 
@@ -113,7 +133,7 @@ TEST_CASE("keys without effect are warned about, by name and reason", "[scenario
   // Algorithms.
   const auto q = warnings("[algorithm]\nname = \"fts-de\"\nq = 0.5\nz = 2.0\nsubregions = 3\n");
   REQUIRE(q.size() == 2);
-  CHECK(q[0] == "key 'algorithm.q' has no effect: used by the private algorithms, not by fts-de");
+  CHECK(q[0] == "key 'algorithm.q' has no effect: used by the private algorithms (dp-fts, dp-fts-de), not by fts-de");
   CHECK(q[1].find("key 'algorithm.z' has no effect") == 0);
   const auto ts = warnings("[algorithm]\nname = \"ts\"\nweight_a = 3.0\nfts_one_shot = true\n");
   REQUIRE(ts.size() == 2);

@@ -241,7 +241,7 @@ TEST_CASE("hct under --driver actors, and HCT's key rules, are usage errors nami
   const auto c1 = run_fedsim("run " + hct_scenario(dir, "c1 = 2.0\n").string() +
                              " --driver loop --quiet --out " + out.string());
   CHECK(c1.exit_code == 0);
-  CHECK(c1.output.find("key 'algorithm.c1' has no effect: used by fed-pne and dp-fed-pne, not by hct") !=
+  CHECK(c1.output.find("key 'algorithm.c1' has no effect: used by fed-pne, dp-fed-pne, not by hct") !=
         std::string::npos);
 
   const auto dp = run_fedsim("run " + hct_scenario(dir, "dp_epsilon = 1.0\n").string() +

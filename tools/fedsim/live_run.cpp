@@ -388,8 +388,7 @@ LiveRun::LiveRun(const scenario::ScenarioConfig& config, bool progress, bool tty
   json j = s.line("start", 0.0);
   j["scenario"] = config.name;
   j["family"] = s.fed_pne ? "fed-pne" : "fbo";
-  j["algorithm"] = s.hct ? "hct" : s.fed_pne ? (s.is_private ? "dp-fed-pne" : "fed-pne")
-                             : fbo::to_string(config.algorithm.algorithm);
+  j["algorithm"] = scenario::algorithm_kind(config).name;
   j["agents"] = s.agents;
   j[s.fed_pne ? "pulls_per_client" : "iterations"] = s.total;
   j["clock"] = s.wall_clock ? "wall" : "virtual";

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "actors/algorithms/algorithm_kind.hpp"
 #include "engine/fbo/reference_loop.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
@@ -42,11 +43,21 @@ scenario::ScenarioConfig scenario_of(const fbo::ReferenceConfig& c) {
   return s;
 }
 
+/// --algorithm: a registered FBO algorithm.
+fbo::Algorithm parse_fbo_algorithm(const std::string& name) {
+  namespace al = actors::algorithms;
+  const al::AlgorithmKind* k = al::find_algorithm(name);
+  if (!k || !k->fbo)
+    throw std::invalid_argument("unknown algorithm '" + name + "': allowed " +
+                                al::joined(al::algorithm_names(al::Family::fbo)));
+  return k->fbo->variant;
+}
+
 void run(ReferenceOptions& o) {
   auto& c = o.config;
   scenario::ScenarioConfig config;
   try {
-    c.algorithm = fbo::parse_algorithm(o.algorithm);
+    c.algorithm = parse_fbo_algorithm(o.algorithm);
     c.p_schedule = fbo::parse_p_schedule(o.p_schedule);
     c.temperature = fbo::parse_temperature_schedule(o.temperature);
     c.local_sampler = fbo::parse_local_sampler(o.local_sampler);
@@ -89,7 +100,9 @@ void add_reference_command(CLI::App& app) {
       "reference",
       "Alias of `fedsim run SCENARIO --driver loop` (the plain synchronous loop on the synthetic "
       "objective): writes OUT/config.resolved.toml and prints the equivalent command");
-  cmd->add_option("--algorithm", o->algorithm, "ts | fts | fts-de | dp-fts | dp-fts-de")
+  cmd->add_option("--algorithm", o->algorithm,
+                  actors::algorithms::joined(
+                      actors::algorithms::algorithm_names(actors::algorithms::Family::fbo), " | "))
       ->capture_default_str();
   cmd->add_option("--agents", c.agents, "number of agents N")->capture_default_str();
   cmd->add_option("--iterations", c.iterations, "BO iterations T after the initial design")

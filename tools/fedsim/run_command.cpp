@@ -130,7 +130,7 @@ void print_result(std::FILE* out, const scenario::ScenarioConfig& config,
   if (config.xarmed.enabled) {
     const auto& fp = config.xarmed.fed_pne;
     std::fprintf(out, "%s: %s on %s, M=%d T=%lld  %s %.2f", config.name.c_str(),
-                scenario::xarmed_algorithm_name(config.xarmed).c_str(),
+                scenario::algorithm_kind(config).name.c_str(),
                 xarmed::to_string(fp.problem.objective).c_str(), config.world.agents,
                 static_cast<long long>(fp.budget),
                 config.xarmed.hct ? "cumulative regret" : "avg cumulative regret per client",
@@ -138,7 +138,7 @@ void print_result(std::FILE* out, const scenario::ScenarioConfig& config,
     if (fp.is_private()) std::fprintf(out, "  eps %.2f (delta %.2e)", r.epsilon, r.delta);
   } else {
     std::fprintf(out, "%s: %s, N=%d T=%d  ", config.name.c_str(),
-                fbo::to_string(config.algorithm.algorithm).c_str(), config.world.agents,
+                scenario::algorithm_kind(config).name.c_str(), config.world.agents,
                 config.algorithm.iterations);
     // As summary.json: no number when no agent observed anything (not a regret of 0); with no
     // known optimum (regret not defined), the mean best observed value instead.

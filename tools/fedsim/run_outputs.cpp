@@ -70,7 +70,7 @@ nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResul
   const actors::RunResult& r = d.run;
   if (c.xarmed.enabled) {
     const auto& fp = c.xarmed.fed_pne;
-    nlohmann::json s = common_summary(c, r, driver, scenario::xarmed_algorithm_name(c.xarmed),
+    nlohmann::json s = common_summary(c, r, driver, scenario::algorithm_kind(c).name,
                                       fp.is_private());
     s["objective"] = xarmed::to_string(fp.problem.objective);
     s["clients"] = c.world.agents;
@@ -96,7 +96,7 @@ nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResul
                              d.communication->nodes_received_per_client}};
     return s;
   }
-  nlohmann::json s = common_summary(c, r, driver, fbo::to_string(c.algorithm.algorithm),
+  nlohmann::json s = common_summary(c, r, driver, scenario::algorithm_kind(c).name,
                                     c.algorithm.is_private());
   s["agents"] = c.world.agents;
   // The agents whose regret the run reports: every agent, or FTS's target agent alone.

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "actors/algorithms/algorithm_kind.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/seed_option.hpp"
@@ -89,7 +90,8 @@ scenario::ScenarioConfig scenario_of(const XarmedOptions& o, std::uint64_t seed)
   s.seed = seed;
   s.world.agents = o.clients;
   s.xarmed.enabled = true;
-  s.xarmed.hct = o.algorithm == "hct";
+  const actors::algorithms::XarmedTraits traits = *actors::algorithms::algorithm(o.algorithm).xarmed;
+  s.xarmed.hct = !traits.phased;
   xarmed::FedPneConfig& c = s.xarmed.fed_pne;
   if (s.xarmed.hct) {  // HCT's defaults (appendix E.1.1) where an option is not given
     const xarmed::HctParams h;
@@ -100,7 +102,7 @@ scenario::ScenarioConfig scenario_of(const XarmedOptions& o, std::uint64_t seed)
   }
   apply_shared(o, seed, c);
   c.params.c1 = o.c1.value_or(c.params.c1);
-  if (o.algorithm == "dp-fed-pne") {
+  if (traits.is_private) {
     c.dp_epsilon = o.eps.value_or(0.0);
     c.dp_delta = o.dp_delta.value_or(0.0);
   }
@@ -108,8 +110,11 @@ scenario::ScenarioConfig scenario_of(const XarmedOptions& o, std::uint64_t seed)
 }
 
 void validate(const XarmedOptions& o) {
-  check(o.algorithm == "fed-pne" || o.algorithm == "dp-fed-pne" || o.algorithm == "hct",
-        "unknown --algorithm '" + o.algorithm + "' (allowed: fed-pne, dp-fed-pne, hct)");
+  namespace al = actors::algorithms;
+  const al::AlgorithmKind* kind = al::find_algorithm(o.algorithm);
+  check(kind && kind->family == al::Family::xarmed,
+        "unknown --algorithm '" + o.algorithm + "' (allowed: " +
+            al::joined(al::algorithm_names(al::Family::xarmed)) + ")");
   parse_named("--objective", o.objective, xarmed::parse_objective_kind);
   parse_named("--split", o.split, xarmed::parse_split_rule);
   parse_named("--point", o.point, xarmed::parse_point_rule);
@@ -117,13 +122,19 @@ void validate(const XarmedOptions& o) {
   check(o.budget >= 1, "--budget must be >= 1");
   check(o.seeds >= 1, "--seeds must be >= 1");
   check(o.k >= 2, "--k must be >= 2");
-  if (o.algorithm == "dp-fed-pne") {
-    check(o.eps && *o.eps > 0.0 && std::isfinite(*o.eps), "dp-fed-pne needs --eps > 0");
+  if (kind->xarmed->is_private) {
+    check(o.eps && *o.eps > 0.0 && std::isfinite(*o.eps), o.algorithm + " needs --eps > 0");
     check(!o.dp_delta || (*o.dp_delta > 0.0 && *o.dp_delta < 1.0), "--dp-delta must be in (0, 1)");
   } else {
-    check(!o.eps && !o.dp_delta, "--eps and --dp-delta apply to dp-fed-pne only");
+    check(!o.eps && !o.dp_delta, "--eps and --dp-delta apply to " +
+                                       al::joined(al::names_where([](const al::AlgorithmKind& k) {
+                                         return k.xarmed && k.xarmed->is_private;
+                                       })) + " only");
   }
-  if (o.algorithm == "hct") check(!o.c1, "--c1 applies to fed-pne and dp-fed-pne only");
+  if (!kind->xarmed->phased) check(!o.c1, "--c1 applies to " +
+                                   al::joined(al::names_where([](const al::AlgorithmKind& k) {
+                                     return k.xarmed && k.xarmed->phased;
+                                   })) + " only");
   check(!o.noise || (*o.noise >= 0.0 && std::isfinite(*o.noise)), "--noise must be >= 0");
   check(!o.delta || *o.delta > 0.0, "--delta must be > 0");
   try {  // the scenario's rules (the engine's included), as usage errors
@@ -186,7 +197,9 @@ void add_xarmed_command(CLI::App& app) {
       "xarmed",
       "Alias of `fedsim sweep SCENARIO --driver loop` over seeds for Fed-PNE, DP-Fed-PNE or HCT "
       "(writes OUT/scenario.toml from the options and prints the equivalent command)");
-  cmd->add_option("--algorithm", o->algorithm, "fed-pne | dp-fed-pne | hct")->capture_default_str();
+  cmd->add_option("--algorithm", o->algorithm,
+                  actors::algorithms::joined(
+                      actors::algorithms::algorithm_names(actors::algorithms::Family::xarmed), " | "))->capture_default_str();
   cmd->add_option("--objective", o->objective, "garland | double-sine | seir")
       ->capture_default_str();
   cmd->add_option("--clients", o->clients, "clients M (SEIR: regions; HCT: the global mean's)")

@@ -1,0 +1,79 @@
+#pragma once
+/// The algorithms fedsim runs, each named once. A kind says which run family runs it (the
+/// members a run spawns and the loop that drives it), where it comes from, and what it does as
+/// the machinery shared by its family asks: from these facts come the scenario's allowed
+/// names, which keys act with which algorithm (the loader's "has no effect" warnings and what
+/// `config.resolved.toml` holds), the CLI's help and the docs' table (`algorithms_markdown`).
+///
+/// To add an algorithm: one file in this folder defining its `AlgorithmKind` (see `ts.cpp`) and
+/// its line in `algorithm_kinds()` (registry.cpp). Nothing else lists algorithms.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/fbo/algorithm_traits.hpp"
+#include "engine/fbo/algorithms.hpp"
+
+namespace fedsim::actors::algorithms {
+
+/// A run family: FBO (agents and a server exchanging sampled functions each iteration) or the
+/// federated X-armed bandits (clients and a server in phases over a partition tree).
+enum class Family { fbo, xarmed };
+std::string to_string(Family family);
+
+/// What an X-armed algorithm does (the counterpart of fbo::AlgorithmTraits).
+struct XarmedTraits {
+  bool phased;      ///< clients and a server in phases (Fed-PNE); else centralised (HCT)
+  bool is_private;  ///< per-node releases with (dp_epsilon, dp_delta)-DP
+};
+
+/// One registered algorithm.
+struct AlgorithmKind {
+  std::string name;    ///< the scenario's algorithm.name
+  Family family;
+  std::string doc;     ///< one line: what it is
+  std::string source;  ///< the paper (and section) it follows
+  /// FBO family: the engine's variant and what it does.
+  struct Fbo {
+    fbo::Algorithm variant;
+    fbo::AlgorithmTraits traits;
+  };
+  std::optional<Fbo> fbo;
+  /// X-armed family: what it does.
+  std::optional<XarmedTraits> xarmed;
+};
+
+/// An FBO kind: its traits are the engine's (fbo::traits), named once there.
+AlgorithmKind fbo_kind(std::string name, fbo::Algorithm variant, std::string doc,
+                       std::string source);
+/// An X-armed kind.
+AlgorithmKind xarmed_kind(std::string name, XarmedTraits traits, std::string doc,
+                          std::string source);
+
+/// Every registered algorithm, in registration order (the order of "allowed:" lists).
+const std::vector<AlgorithmKind>& algorithm_kinds();
+/// The algorithm called `name`, or nullptr.
+const AlgorithmKind* find_algorithm(const std::string& name);
+/// The algorithm called `name`; std::logic_error when none is (names come from the registry).
+const AlgorithmKind& algorithm(const std::string& name);
+/// The FBO variant's kind.
+const AlgorithmKind& algorithm(fbo::Algorithm variant);
+/// The names of the kinds for which `pred` holds, in registration order.
+template <class Pred>
+std::vector<std::string> names_where(Pred pred) {
+  std::vector<std::string> out;
+  for (const AlgorithmKind& k : algorithm_kinds())
+    if (pred(k)) out.push_back(k.name);
+  return out;
+}
+/// Every name, or those of one family.
+std::vector<std::string> algorithm_names();
+std::vector<std::string> algorithm_names(Family family);
+
+/// "a, b, c": names for an "allowed:" list or a message ("a | b | c" for a help text).
+std::string joined(const std::vector<std::string>& names, const std::string& separator = ", ");
+
+/// The table of algorithms for docs (name, family, what, source), in Markdown.
+std::string algorithms_markdown();
+
+}  // namespace fedsim::actors::algorithms

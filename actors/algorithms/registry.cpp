@@ -1,0 +1,98 @@
+#include <stdexcept>
+#include <utility>
+
+#include "actors/algorithms/algorithm_kind.hpp"
+
+namespace fedsim::actors::algorithms {
+
+// One line per algorithm: each kind is defined in its own file.
+AlgorithmKind ts();
+AlgorithmKind fts();
+AlgorithmKind fts_de();
+AlgorithmKind dp_fts();
+AlgorithmKind dp_fts_de();
+AlgorithmKind fed_pne();
+AlgorithmKind dp_fed_pne();
+AlgorithmKind hct();
+
+const std::vector<AlgorithmKind>& algorithm_kinds() {
+  static const std::vector<AlgorithmKind> kinds = [] {
+    std::vector<AlgorithmKind> k{ts(),      fts(),     fts_de(),     dp_fts(),
+                                 dp_fts_de(), fed_pne(), dp_fed_pne(), hct()};
+    for (std::size_t i = 0; i < k.size(); ++i) {
+      // A kind is what its family asks of it: an FBO kind has an engine variant, an X-armed
+      // kind its traits, and names are unique.
+      const bool fbo = k[i].family == Family::fbo;
+      if (fbo != k[i].fbo.has_value() || fbo == k[i].xarmed.has_value())
+        throw std::logic_error("algorithm '" + k[i].name + "': traits of another family");
+      for (std::size_t j = 0; j < i; ++j)
+        if (k[j].name == k[i].name)
+          throw std::logic_error("algorithm '" + k[i].name + "' registered twice");
+    }
+    return k;
+  }();
+  return kinds;
+}
+
+std::string to_string(Family family) {
+  switch (family) {
+    case Family::fbo: return "FBO";
+    case Family::xarmed: return "X-armed";
+  }
+  throw std::logic_error("to_string: not an algorithms::Family value");
+}
+
+AlgorithmKind fbo_kind(std::string name, fbo::Algorithm variant, std::string doc,
+                       std::string source) {
+  AlgorithmKind k{std::move(name), Family::fbo, std::move(doc), std::move(source), {}, {}};
+  k.fbo = AlgorithmKind::Fbo{variant, fbo::traits(variant)};
+  return k;
+}
+
+AlgorithmKind xarmed_kind(std::string name, XarmedTraits traits, std::string doc,
+                          std::string source) {
+  AlgorithmKind k{std::move(name), Family::xarmed, std::move(doc), std::move(source), {}, {}};
+  k.xarmed = traits;
+  return k;
+}
+
+const AlgorithmKind* find_algorithm(const std::string& name) {
+  for (const AlgorithmKind& k : algorithm_kinds())
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+const AlgorithmKind& algorithm(const std::string& name) {
+  if (const AlgorithmKind* k = find_algorithm(name)) return *k;
+  throw std::logic_error("no algorithm is registered as '" + name + "'");
+}
+
+const AlgorithmKind& algorithm(fbo::Algorithm variant) {
+  for (const AlgorithmKind& k : algorithm_kinds())
+    if (k.fbo && k.fbo->variant == variant) return k;
+  throw std::logic_error("no algorithm is registered for an fbo::Algorithm value");
+}
+
+std::vector<std::string> algorithm_names() {
+  return names_where([](const AlgorithmKind&) { return true; });
+}
+
+std::vector<std::string> algorithm_names(Family family) {
+  return names_where([family](const AlgorithmKind& k) { return k.family == family; });
+}
+
+std::string joined(const std::vector<std::string>& names, const std::string& separator) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : separator) + n;
+  return out;
+}
+
+std::string algorithms_markdown() {
+  std::string out = "| `algorithm.name` | family | what | source |\n|---|---|---|---|\n";
+  for (const AlgorithmKind& k : algorithm_kinds())
+    out += "| `" + k.name + "` | " + to_string(k.family) + " | " + k.doc + " | " + k.source +
+           " |\n";
+  return out;
+}
+
+}  // namespace fedsim::actors::algorithms
