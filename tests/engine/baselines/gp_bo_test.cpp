@@ -224,10 +224,14 @@ TEST_CASE("Local penalisation: the penaliser's closed form, the Lipschitz estima
 }
 
 TEST_CASE("GP-BO restored from its state continues bit-identically", "[baselines][gp-bo]") {
+  // Saved where a fit is not due but would be if fitted_at were lost: q = 1 after 8 rounds
+  // (fits at 5 and 7 observations, refit_every 2), q = 3 after 3 rounds (a fit at 6, 9 saved,
+  // refit_every 4).
   for (int q : {1, 3}) {
     GpBoParams p;
     p.batch_size = q;
-    p.refit_every = 2;  // a fit falls due in the continuation, decided by the saved fitted_at
+    p.refit_every = q == 1 ? 2 : 4;
+    const int warmup_rounds = q == 1 ? 8 : 3;
     p.acquisition_samples = 200;
     GpBo bo(p, Box::unit(2));
     const fedsim::Branin f;
@@ -240,7 +244,8 @@ TEST_CASE("GP-BO restored from its state continues bit-identically", "[baselines
       }
     };
     std::vector<double> warmup;
-    for (int t = 0; t < 4; ++t) step(bo, rng, warmup);
+    for (int t = 0; t < warmup_rounds; ++t) step(bo, rng, warmup);
+    REQUIRE(bo.state().fitted);
     const GpBoState saved = bo.state();
     const RandomStream::State saved_rng = rng.state();
     std::vector<double> first, second;
