@@ -98,8 +98,9 @@ struct TransferResult {
 /// The loop on a given objective (check_fbo_objective for `agents` functions; agent 0's is the
 /// target's).
 TransferResult run_transfer(const TransferLoopConfig& config, const FederatedObjective& objective);
-/// The loop on the synthetic objective of config.objective and config.seed (the target's
-/// function the unperturbed base, as FTS's).
+/// The loop on the synthetic grid objective (kinds perturbed, mixture) of config.objective and
+/// config.seed (the target's function the unperturbed base, as FTS's); a box objective is
+/// passed to the overload above (e.g. BoxTestObjective with first_is_base).
 TransferResult run_transfer(const TransferLoopConfig& config);
 
 }  // namespace fedsim::baselines

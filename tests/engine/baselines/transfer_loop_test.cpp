@@ -9,6 +9,7 @@
 #include "engine/baselines/transfer_loop.hpp"
 #include "engine/fbo/agent_step.hpp"
 #include "engine/fbo/streams.hpp"
+#include "engine/objectives/box_test_objective.hpp"
 #include "engine/objectives/synthetic_objective.hpp"
 
 using namespace fedsim;
@@ -150,16 +151,17 @@ TEST_CASE("transfer loop on a box", "[baselines][transfer]") {
   for (TransferAlgorithm a : {TransferAlgorithm::rgpe, TransferAlgorithm::taf}) {
     INFO(to_string(a));
     TransferLoopConfig c = small(a);
-    c.objective.kind = SyntheticConfig::Kind::branin;
     c.kernel_lengthscale = 0.2;
     c.acquisition_candidates = 64;
     c.acquisition_refine = 1;
     c.iterations = 3;
-    const TransferResult r = run_transfer(c);
+    const BoxTestObjective branin("branin", 2, c.agents, 0.1, c.seed, 0.1, true);
+    const TransferResult r = run_transfer(c, branin);
     REQUIRE(r.records.size() == 5u);
     for (const TransferRecord& rec : r.records) {
       CHECK(rec.index == -1);
       CHECK(std::isfinite(rec.y));
+      CHECK(rec.simple_regret >= 0);
     }
     CHECK(r.records.back().weights.size() == 5u);
   }
