@@ -34,4 +34,22 @@ ExpectedImprovement expected_improvement(double mean, double sd, double best, do
   return {s * (u * cdf + pdf), cdf, floored ? 0.0 : pdf};
 }
 
+VarianceExpectedImprovement expected_improvement_of_variance(double mean, double variance,
+                                                             double incumbent) {
+  VarianceExpectedImprovement ei;
+  const double gain = mean - incumbent;
+  if (!(variance > 0)) {
+    ei.value = gain > 0 ? gain : 0.0;
+    ei.d_mean = gain > 0 ? 1.0 : 0.0;
+    return ei;
+  }
+  const double sd = std::sqrt(variance);
+  const double z = gain / sd;
+  const double cdf = normal_cdf(z), pdf = normal_pdf(z);
+  ei.value = gain * cdf + sd * pdf;
+  ei.d_mean = cdf;
+  ei.d_variance = pdf / (2.0 * sd);
+  return ei;
+}
+
 }  // namespace fedsim::baselines

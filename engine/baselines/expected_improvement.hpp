@@ -20,4 +20,16 @@ struct ExpectedImprovement {
 /// EI of a Gaussian N(mean, sd^2) over `best` + xi. sd >= 0 (floored at 1e-10, as GPyOpt).
 ExpectedImprovement expected_improvement(double mean, double sd, double best, double xi);
 
+/// The same EI without floor or xi, by variance: EI = (mu - y*) Phi(z) + sd phi(z),
+/// z = (mu - y*) / sd, with the derivatives a box refinement needs; variance <= 0 (a certain
+/// prediction) gives max(mu - y*, 0) and d_mean 1 or 0. What RGPE maximises on its ensemble and
+/// TAF weights for the target model (rgpe.hpp, taf.hpp).
+struct VarianceExpectedImprovement {
+  double value = 0.0;
+  double d_mean = 0.0;      ///< dEI / dmu = Phi(z)
+  double d_variance = 0.0;  ///< dEI / dvar = phi(z) / (2 sd) (0 when sd = 0)
+};
+VarianceExpectedImprovement expected_improvement_of_variance(double mean, double variance,
+                                                             double incumbent);
+
 }  // namespace fedsim::baselines

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/baselines/gaussian_ei.hpp"
+#include "engine/baselines/expected_improvement.hpp"
 
 namespace fedsim::baselines {
 
@@ -153,7 +153,7 @@ Eigen::VectorXd RgpeAcquisition::values(const Eigen::Ref<const Eigen::MatrixXd>&
   const EnsemblePrediction e = ensemble_predict(base_, target_, weights_, Phi);
   Eigen::VectorXd out(Phi.rows());
   for (Eigen::Index j = 0; j < Phi.rows(); ++j)
-    out(j) = expected_improvement(e.mean(j), e.variance(j), incumbent_).value;
+    out(j) = expected_improvement_of_variance(e.mean(j), e.variance(j), incumbent_).value;
   return out;
 }
 
@@ -170,7 +170,7 @@ double RgpeAcquisition::value_and_gradient(const Eigen::Ref<const Eigen::VectorX
     d_mean += w * p.d_mean;
     d_variance += (w * w) * p.d_variance;
   }
-  const ExpectedImprovement ei = expected_improvement(mean, variance, incumbent_);
+  const VarianceExpectedImprovement ei = expected_improvement_of_variance(mean, variance, incumbent_);
   gradient = ei.d_mean * d_mean + ei.d_variance * d_variance;
   return ei.value;
 }

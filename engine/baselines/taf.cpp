@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/baselines/gaussian_ei.hpp"
+#include "engine/baselines/expected_improvement.hpp"
 
 namespace fedsim::baselines {
 
@@ -27,13 +27,13 @@ std::string to_string(TafImprovement improvement) {
 namespace {
 
 /// Agent n's improvement over its incumbent at a prediction, with d/dmean and d/dvariance.
-ExpectedImprovement improvement_of(TafImprovement kind, double mean, double variance,
+VarianceExpectedImprovement improvement_of(TafImprovement kind, double mean, double variance,
                                    double incumbent) {
   switch (kind) {
     case TafImprovement::expected:
-      return expected_improvement(mean, variance, incumbent);
+      return expected_improvement_of_variance(mean, variance, incumbent);
     case TafImprovement::mean:
-      return expected_improvement(mean, 0.0, incumbent);  // max(mean - y*, 0)
+      return expected_improvement_of_variance(mean, 0.0, incumbent);  // max(mean - y*, 0)
   }
   throw std::logic_error("improvement_of: not a TafImprovement value");
 }
@@ -110,7 +110,7 @@ Eigen::VectorXd taf_values(const std::vector<FeatureSurrogate>& base,
   target.predict(Phi, mean, variance);
   Eigen::VectorXd out(Phi.rows());
   for (Eigen::Index j = 0; j < Phi.rows(); ++j)
-    out(j) = weights.back() * expected_improvement(mean(j), variance(j), target_incumbent).value;
+    out(j) = weights.back() * expected_improvement_of_variance(mean(j), variance(j), target_incumbent).value;
   for (std::size_t n = 0; n < base.size(); ++n) {
     base[n].predict(Phi, mean, variance);
     for (Eigen::Index j = 0; j < Phi.rows(); ++j)
@@ -137,13 +137,13 @@ Eigen::VectorXd TafAcquisition::values(const Eigen::Ref<const Eigen::MatrixXd>& 
 double TafAcquisition::value_and_gradient(const Eigen::Ref<const Eigen::VectorXd>& x,
                                           Eigen::Ref<Eigen::VectorXd> gradient) const {
   const PointPrediction t = predict_at(target_, features_, x);
-  const ExpectedImprovement ei = expected_improvement(t.mean, t.variance, incumbent_);
+  const VarianceExpectedImprovement ei = expected_improvement_of_variance(t.mean, t.variance, incumbent_);
   const double wt = weights_.back();
   double value = wt * ei.value;
   gradient = wt * (ei.d_mean * t.d_mean + ei.d_variance * t.d_variance);
   for (std::size_t n = 0; n < base_.size(); ++n) {
     const PointPrediction p = predict_at(base_[n], features_, x);
-    const ExpectedImprovement i =
+    const VarianceExpectedImprovement i =
         improvement_of(improvement_, p.mean, p.variance, base_[n].incumbent());
     value += weights_[n] * i.value;
     gradient += weights_[n] * (i.d_mean * p.d_mean + i.d_variance * p.d_variance);

@@ -6,7 +6,7 @@
 #include <numeric>
 #include <vector>
 
-#include "engine/baselines/gaussian_ei.hpp"
+#include "engine/baselines/expected_improvement.hpp"
 #include "engine/baselines/rgpe.hpp"
 #include "tests/engine/baselines/transfer_fixture.hpp"
 

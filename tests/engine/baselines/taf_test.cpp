@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "engine/baselines/gaussian_ei.hpp"
+#include "engine/baselines/expected_improvement.hpp"
 #include "engine/baselines/taf.hpp"
 #include "tests/engine/baselines/transfer_fixture.hpp"
 
@@ -46,18 +46,18 @@ TEST_CASE("taf params and names validate", "[baselines][taf]") {
 }
 
 TEST_CASE("expected improvement: closed form and limits", "[baselines][taf]") {
-  CHECK(expected_improvement(1.3, 0.25, 1.0).value == Approx(closed_form_ei(1.3, 0.25, 1.0)));
-  CHECK(expected_improvement(0.2, 0.0, 1.0).value == 0.0);
-  CHECK(expected_improvement(1.5, 0.0, 1.0).value == 0.5);
-  CHECK(expected_improvement(1.5, -1e-18, 1.0).d_mean == 1.0);
+  CHECK(expected_improvement_of_variance(1.3, 0.25, 1.0).value == Approx(closed_form_ei(1.3, 0.25, 1.0)));
+  CHECK(expected_improvement_of_variance(0.2, 0.0, 1.0).value == 0.0);
+  CHECK(expected_improvement_of_variance(1.5, 0.0, 1.0).value == 0.5);
+  CHECK(expected_improvement_of_variance(1.5, -1e-18, 1.0).d_mean == 1.0);
   // Derivatives against finite differences.
   const double h = 1e-6;
-  const ExpectedImprovement e = expected_improvement(0.7, 0.09, 0.8);
-  CHECK(e.d_mean == Approx((expected_improvement(0.7 + h, 0.09, 0.8).value -
-                            expected_improvement(0.7 - h, 0.09, 0.8).value) / (2 * h))
+  const VarianceExpectedImprovement e = expected_improvement_of_variance(0.7, 0.09, 0.8);
+  CHECK(e.d_mean == Approx((expected_improvement_of_variance(0.7 + h, 0.09, 0.8).value -
+                            expected_improvement_of_variance(0.7 - h, 0.09, 0.8).value) / (2 * h))
                         .epsilon(1e-6));
-  CHECK(e.d_variance == Approx((expected_improvement(0.7, 0.09 + h, 0.8).value -
-                                expected_improvement(0.7, 0.09 - h, 0.8).value) / (2 * h))
+  CHECK(e.d_variance == Approx((expected_improvement_of_variance(0.7, 0.09 + h, 0.8).value -
+                                expected_improvement_of_variance(0.7, 0.09 - h, 0.8).value) / (2 * h))
                             .epsilon(1e-6));
 }
 
