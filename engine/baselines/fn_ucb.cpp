@@ -106,6 +106,14 @@ void FnUcbParams::validate() const {
   require(clients >= 1, "clients must be >= 1");
 }
 
+FnUcbParams FnUcbParams::authors() {
+  FnUcbParams p;
+  p.width = 20;
+  p.train_steps = 30;
+  p.stop_training_after = 2000;
+  return p;
+}
+
 double FnUcbParams::alpha(std::int64_t t) const {
   const double a = static_cast<double>(t - 1 - alpha_delay) / static_cast<double>(alpha_ramp);
   return a <= 0.0 ? 0.0 : (a >= 1.0 ? 1.0 : a);

@@ -33,21 +33,26 @@
 
 namespace fedsim::baselines {
 
+/// Defaults: the authors' code (run_fn_ucb.py, its synthetic setting) but for three scaled
+/// down (width 10 not 20, 10 training steps not 30, training stops after round 1000 not 2000:
+/// docs/baselines/fn-ucb.md measures both); authors() gives the code's values.
 struct FnUcbParams {
   int arms_per_dim = 100;        ///< K per axis: K^d arms (the mesh of Fed1-UCB)
-  int width = 20;                ///< m: hidden units of the one-hidden-layer network, >= 1
+  int width = 10;                ///< m: hidden units of the one-hidden-layer network, >= 1
   double lambda = 0.1;           ///< regularisation lambda, > 0
   double nu_gp = 0.1;            ///< nu of U_b (the code's nu), >= 0
   double nu_nn = 0.1;            ///< nu of U_a (the code's nu_2), >= 0
   double sync_threshold = 0.0;   ///< D, >= 0 (0: synchronise whenever the det grew)
   std::int64_t alpha_delay = 3;  ///< rounds of alpha = 0 before the ramp, >= 0
   std::int64_t alpha_ramp = 700; ///< rounds of alpha's linear ramp from 0 to 1, >= 1
-  int train_steps = 30;          ///< gradient steps per training, >= 1
+  int train_steps = 10;          ///< gradient steps per training (warm-started), >= 1
   double learning_rate = 0.01;   ///< of those steps, > 0
-  std::int64_t stop_training_after = 2000;  ///< no training at syncs after this round, >= 0
+  std::int64_t stop_training_after = 1000;  ///< no training at syncs after this round, >= 0
   std::int64_t budget = 10000;   ///< T: rounds (pulls per client), >= 1
   int clients = 10;              ///< N, >= 1
 
+  /// The authors' code's values: width 20, 30 training steps, training until round 2000.
+  static FnUcbParams authors();
   /// Throws std::invalid_argument naming the parameter and its allowed range.
   void validate() const;
   /// alpha_t, t = 1..T.

@@ -59,10 +59,16 @@ TEST_CASE("fn-ucb: bad parameters are refused naming the parameter", "[baselines
   refused([](FnUcbParams& p) { p.budget = 0; }, "budget");
   refused([](FnUcbParams& p) { p.clients = 0; }, "clients");
   CHECK_NOTHROW(FnUcbParams{}.validate());
+  const FnUcbParams a = FnUcbParams::authors();
+  CHECK(a.width == 20);
+  CHECK(a.train_steps == 30);
+  CHECK(a.stop_training_after == 2000);
+  CHECK(a.lambda == 0.1);
+  CHECK(a.sync_threshold == 0.0);
 }
 
 TEST_CASE("fn-ucb: alpha's schedule and what a synchronisation carries", "[baselines][fn-ucb]") {
-  const FnUcbParams p;  // delay 3, ramp 700 (the authors' code)
+  const FnUcbParams p = FnUcbParams::authors();  // delay 3, ramp 700
   for (int t = 1; t <= 4; ++t) CHECK(p.alpha(t) == 0.0);
   CHECK(p.alpha(5) == Approx(1.0 / 700));
   CHECK(p.alpha(354) == Approx(0.5));
@@ -394,16 +400,16 @@ TEST_CASE("fn-ucb run: the GP-UCB part concentrates on the best arm of a linear 
   }
 }
 
-TEST_CASE("fn-ucb run: with the paper's defaults it concentrates on the best arm of f(x) = x",
+TEST_CASE("fn-ucb run: with the default parameters it concentrates on the best arm of f(x) = x",
           "[baselines][fn-ucb]") {
   // K = 10 arms on [0, 1] (the best is x = 1), N = 3, offsets, noise U[-0.01, 0.01], T = 150,
-  // the default alpha schedule, nu, lambda and width: over the last 50 rounds at least 90% of
-  // the pulls go to the best arm, on each of 5 seeds.
+  // every default (alpha's schedule, nu, lambda, width, training): over the last 50 rounds at
+  // least 90% of the pulls go to the best arm, on each of 5 seeds.
   const auto f = test::linear_1d();
   const auto problem = test::offset_problem(f, {0.2, -0.4, 1.0}, 0.01);
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     FnUcbRunConfig cfg;
-    cfg.params = small(3, 150, 10, 20);
+    cfg.params = small(3, 150, 10, FnUcbParams{}.width);
     cfg.seed = seed;
     const auto r = run_fn_ucb(cfg, problem);
     const double share = best_share(r, *f, 100);
