@@ -78,8 +78,9 @@ std::string check_payload(const std::vector<double>& payload, int p, bool with_v
     const Eigen::MatrixXd inv = matrix_at(payload, at, p);
     if (!symmetric(inv)) return std::string(inv_name) + " is not symmetric";
     if (!positive_definite(inv)) return std::string(inv_name) + " is not positive definite";
-    // V >= lambda I, so V^-1 <= I / lambda.
-    const Eigen::MatrixXd slack = Eigen::MatrixXd::Identity(p, p) / lambda - inv;
+    // V >= lambda I, so V^-1 <= I / lambda, up to the rounding of V's many rank-1 updates:
+    // measured 4e-9 relative after 1e4 pulls, allowed 1e-6.
+    const Eigen::MatrixXd slack = Eigen::MatrixXd::Identity(p, p) * (1.0 + 1e-6) / lambda - inv;
     if (!positive_semidefinite(slack))
       return std::string(inv_name) + " has an eigenvalue above 1/lambda";
   }
@@ -232,8 +233,11 @@ std::vector<double> FnUcbClient::sync_report(std::int64_t t) {
   out.reserve(fn_ucb_payload_length(model_->parameters(), variance, network));
   append(out, w_new_);
   append(out, b_new_);
-  if (variance) append(out, Eigen::MatrixXd(v_local_.llt().solve(
-                    Eigen::MatrixXd::Identity(v_local_.rows(), v_local_.cols()))));
+  if (variance) {
+    const Eigen::MatrixXd inv =
+        v_local_.llt().solve(Eigen::MatrixXd::Identity(v_local_.rows(), v_local_.cols()));
+    append(out, Eigen::MatrixXd(0.5 * (inv + inv.transpose())));  // exactly symmetric
+  }
   if (network) append(out, local_.theta());
   return out;
 }

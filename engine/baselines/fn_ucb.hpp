@@ -89,7 +89,7 @@ FnUcbModel make_fn_ucb_model(const Box& domain, const FnUcbParams& params,
 std::size_t fn_ucb_payload_length(int p, bool with_variance, bool with_network);
 /// Why a payload is malformed ("" when fine): a wrong length, a non-finite entry, W not
 /// symmetric or not positive semi-definite, the inverse not symmetric, not positive definite
-/// or above I / lambda (every V is >= lambda I).
+/// or above (1 + 1e-6) I / lambda (every V is >= lambda I; the slack covers rounding).
 std::string check_fn_ucb_report(const std::vector<double>& payload, int p, bool with_variance,
                                 bool with_network, double lambda);
 std::string check_fn_ucb_broadcast(const std::vector<double>& payload, int p,

@@ -129,6 +129,49 @@ TEST_CASE("fn-ucb: U_b by hand before any synchronisation (alpha = 0)", "[baseli
   }
 }
 
+TEST_CASE("fn-ucb: U = alpha U_a + (1 - alpha) U_b by hand after a synchronisation",
+          "[baselines][fn-ucb]") {
+  FnUcbParams p = small(2, 50, 6, 3);
+  p.alpha_delay = 0;
+  p.alpha_ramp = 8;  // alpha_t = (t - 1) / 8: 0.25 at t = 3
+  p.nu_nn = 0.7;
+  const auto model = model_of(p, 21);
+  std::vector<FnUcbClient> cs{FnUcbClient(0, p, model), FnUcbClient(1, p, model)};
+  FnUcbServer s(p, *model);
+  cs[0].observe(1, 1, 0.4);
+  cs[1].observe(1, 5, -0.3);
+  s.begin_sync(1);
+  for (auto& c : cs) REQUIRE(s.receive(c.id(), c.sync_report(1)).empty());
+  const auto b = s.close_sync();
+  for (auto& c : cs) c.apply_broadcast(b, 1);
+  cs[0].observe(2, 3, 0.1);
+  REQUIRE(p.alpha(3) == 0.25);
+  const int q = model->parameters();
+  const auto pp = static_cast<std::size_t>(q) * q, uq = static_cast<std::size_t>(q);
+  const Eigen::MatrixXd& g = model->features;
+  // U_b with W_sync, B_sync from the broadcast and client 0's pull of round 2.
+  const Eigen::VectorXd g3 = g.row(3).transpose();
+  Eigen::MatrixXd v = p.lambda * Eigen::MatrixXd::Identity(q, q) + at(b, 0, q) + g3 * g3.transpose();
+  Eigen::VectorXd bb(q);
+  for (int i = 0; i < q; ++i) bb(i) = b[pp + static_cast<std::size_t>(i)] + 0.1 * g3(i);
+  const Eigen::MatrixXd vinv = v.inverse();
+  // U_a with the averaged network and inverse.
+  const Eigen::MatrixXd ring = at(b, pp + uq, q);
+  Eigen::VectorXd theta(q);
+  for (int i = 0; i < q; ++i) theta(i) = b[2 * pp + uq + static_cast<std::size_t>(i)];
+  trainers::RegressionMlp net = model->initial;
+  net.set_theta(theta);
+  const Eigen::VectorXd scores = cs[0].scores(3);
+  for (Eigen::Index k = 0; k < g.rows(); ++k) {
+    const Eigen::VectorXd gk = g.row(k).transpose();
+    const double ub = gk.dot(vinv * bb) + p.nu_gp * std::sqrt(p.lambda) * std::sqrt(gk.dot(vinv * gk));
+    const double ua = net.value(model->inputs.row(k).transpose()) +
+                      p.nu_nn * std::sqrt(p.lambda) * std::sqrt(gk.dot(ring * gk));
+    CHECK(scores(k) == Approx(0.25 * ua + 0.75 * ub).epsilon(1e-9));
+  }
+  CHECK(cs[0].scores(100) != scores);  // alpha = 1 later: U_a alone
+}
+
 TEST_CASE("fn-ucb: the synchronisation criterion (t - t_last) log(det V / det V_last) by hand",
           "[baselines][fn-ucb]") {
   // Pulling the same arm with feature g: det(lambda I + n g g') = lambda^p (1 + n |g|^2/lambda).
@@ -331,6 +374,10 @@ TEST_CASE("fn-ucb: clients and server restored from their state continue bit-ide
   for (int i = 0; i < 2; ++i) b[static_cast<std::size_t>(i)].restore(a[static_cast<std::size_t>(i)].state());
   sb.restore(sa.state());
   CHECK(sa.syncs() > 0);
+  for (int i = 0; i < 2; ++i) {
+    CHECK(b[static_cast<std::size_t>(i)].sync_criterion() == a[static_cast<std::size_t>(i)].sync_criterion());
+    CHECK(b[static_cast<std::size_t>(i)].scores(16) == a[static_cast<std::size_t>(i)].scores(16));
+  }
   const auto ra = run(a, sa, 16, 40), rb = run(b, sb, 16, 40);
   CHECK(ra == rb);
   CHECK(a[0].scores(41) == b[0].scores(41));
@@ -417,4 +464,16 @@ TEST_CASE("fn-ucb run: with the default parameters it concentrates on the best a
     CHECK(share >= 0.9);
     CHECK(r.average_regret_curve.back() == Approx(r.average_regret).epsilon(1e-12));
   }
+}
+
+TEST_CASE("fn-ucb: after 20000 pulls of two arms a report still passes the server's checks",
+          "[baselines][fn-ucb]") {
+  // V_local = lambda I + sum g g' accumulates rounding; V^-1 <= I / lambda holds only up to
+  // it (a T = 1e4 Garland run was refused before the checker allowed a relative 1e-6).
+  FnUcbParams p = small(1, 30000, 10, 10);
+  const auto model = model_of(p, 4);
+  FnUcbClient c(0, p, model);
+  for (std::int64_t t = 1; t <= 20000; ++t) c.observe(t, t % 3 == 0 ? 9 : 8, 0.5);
+  const auto report = c.sync_report(20000);
+  CHECK(check_fn_ucb_report(report, model->parameters(), true, false, p.lambda).empty());
 }
