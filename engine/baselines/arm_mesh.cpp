@@ -27,9 +27,12 @@ ArmMesh make_arm_mesh(const Box& domain, int per_dim, RandomStream& rng) {
     // linspace(lo + w/K, hi, K - 1): the last value is hi exactly, as numpy's.
     const double first = lo + w / k;
     for (int i = 1; i < per_dim; ++i) {
-      if (per_dim == 2) axis[1] = first;
-      else if (i == per_dim - 1) axis[static_cast<std::size_t>(i)] = hi;
-      else axis[static_cast<std::size_t>(i)] = first + (hi - first) * (i - 1) / (k - 2.0);
+      if (per_dim == 2)
+        axis[1] = first;
+      else if (i == per_dim - 1)
+        axis[static_cast<std::size_t>(i)] = hi;
+      else
+        axis[static_cast<std::size_t>(i)] = first + (hi - first) * (i - 1) / (k - 2.0);
     }
     mesh.axes.push_back(std::move(axis));
   }
@@ -37,7 +40,8 @@ ArmMesh make_arm_mesh(const Box& domain, int per_dim, RandomStream& rng) {
   for (std::int64_t a = 0; a < total; ++a) {
     std::int64_t rest = a;
     for (int j = 0; j < d; ++j) {
-      mesh.points(a, j) = mesh.axes[static_cast<std::size_t>(j)][static_cast<std::size_t>(rest % per_dim)];
+      mesh.points(a, j) =
+          mesh.axes[static_cast<std::size_t>(j)][static_cast<std::size_t>(rest % per_dim)];
       rest /= per_dim;
     }
   }

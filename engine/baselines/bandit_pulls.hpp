@@ -8,11 +8,11 @@
 namespace fedsim::baselines {
 
 struct BanditPull {
-  int client = 0;          ///< m, 0-based
-  std::int64_t step = 0;   ///< t = 1..T, the client's pull count after this pull
-  std::int64_t arm = 0;    ///< row of the mesh
-  double reward = 0.0;     ///< f_m(x) + U[-noise, noise]
-  double regret = 0.0;     ///< f* - f(x) on the global objective
+  int client = 0;         ///< m, 0-based
+  std::int64_t step = 0;  ///< t = 1..T, the client's pull count after this pull
+  std::int64_t arm = 0;   ///< row of the mesh
+  double reward = 0.0;    ///< f_m(x) + U[-noise, noise]
+  double regret = 0.0;    ///< f* - f(x) on the global objective
 };
 
 }  // namespace fedsim::baselines

@@ -23,8 +23,7 @@ void Fed1UcbParams::validate() const {
   require(arms_per_dim >= 1, "arms_per_dim must be >= 1");
   require(std::isfinite(kappa) && kappa > 0, "kappa must be a finite number > 0");
   require(std::isfinite(sigma) && sigma > 0, "sigma must be a finite number > 0");
-  require(budget >= 1 && static_cast<double>(budget) <= max_exact,
-          "budget must be in [1, 2^53]");
+  require(budget >= 1 && static_cast<double>(budget) <= max_exact, "budget must be in [1, 2^53]");
   require(clients >= 1, "clients must be >= 1");
 }
 
@@ -57,7 +56,8 @@ std::string check_fed1_ucb_broadcast(const std::vector<double>& payload, std::in
   if (payload.size() < 3)
     return "wrong length: " + std::to_string(payload.size()) +
            " numbers, a broadcast has 2 + (active arms >= 1)";
-  if (payload.size() > fed1_ucb_broadcast_length(static_cast<std::size_t>(std::max<std::int64_t>(arms, 0))))
+  if (payload.size() >
+      fed1_ucb_broadcast_length(static_cast<std::size_t>(std::max<std::int64_t>(arms, 0))))
     return "wrong length: " + std::to_string(payload.size()) + " numbers for " +
            std::to_string(arms) + " arms";
   for (std::size_t i = 0; i < payload.size(); ++i)
@@ -76,8 +76,7 @@ std::string check_fed1_ucb_broadcast(const std::vector<double>& payload, std::in
   return "";
 }
 
-Fed1UcbBroadcast decode_fed1_ucb_broadcast(const std::vector<double>& payload,
-                                           std::int64_t arms) {
+Fed1UcbBroadcast decode_fed1_ucb_broadcast(const std::vector<double>& payload, std::int64_t arms) {
   const std::string why = check_fed1_ucb_broadcast(payload, arms);
   if (!why.empty()) throw std::invalid_argument("fed1-ucb broadcast: " + why);
   Fed1UcbBroadcast b;
@@ -179,15 +178,13 @@ Fed1UcbServer::Fed1UcbServer(const Fed1UcbParams& params, std::int64_t arms)
   require(arms >= 1 && arms <= max_exact, "arms must be in [1, 2^53]");
   broadcast_.phase = 1;
   for (std::int64_t a = 0; a < arms; ++a) broadcast_.active.push_back(a);
-  broadcast_.pulls_per_arm =
-      arms == 1 ? params_.budget : params_.phase_length(1);
+  broadcast_.pulls_per_arm = arms == 1 ? params_.budget : params_.phase_length(1);
   reports_.assign(static_cast<std::size_t>(params_.clients), {});
   received_.assign(static_cast<std::size_t>(params_.clients), false);
 }
 
 std::string Fed1UcbServer::receive(int client, const std::vector<double>& payload) {
-  if (client < 0 || client >= params_.clients)
-    return "unknown client " + std::to_string(client);
+  if (client < 0 || client >= params_.clients) return "unknown client " + std::to_string(client);
   if (committed()) return "no report is expected once one arm is left";
   if (received_[static_cast<std::size_t>(client)]) return "duplicate report";
   const std::string why = check_fed1_ucb_report(payload, broadcast_.active.size());

@@ -91,8 +91,8 @@ class Fed1UcbClient {
     int id = 0;
     Fed1UcbBroadcast broadcast;
     std::int64_t done = 0;
-    std::vector<double> sums;           ///< per arm, all phases
-    std::vector<std::int64_t> counts;   ///< per arm, all phases
+    std::vector<double> sums;          ///< per arm, all phases
+    std::vector<std::int64_t> counts;  ///< per arm, all phases
   };
   State state() const;
   /// Throws std::invalid_argument when the state is inconsistent (sizes, counts, done).

@@ -81,8 +81,7 @@ Fed1UcbRunResult run_fed1_ucb(const Fed1UcbRunConfig& config,
       const std::size_t first = phase_pulls.size();
       result.client_regret[static_cast<std::size_t>(m)] += run_fed1_ucb_client_phase(
           clients[static_cast<std::size_t>(m)], b, steps, problem, result.mesh, seed,
-          &step_regret[static_cast<std::size_t>(t)],
-          config.record_pulls ? &phase_pulls : nullptr);
+          &step_regret[static_cast<std::size_t>(t)], config.record_pulls ? &phase_pulls : nullptr);
       for (std::size_t i = first; i < phase_pulls.size(); ++i) phase_pulls[i].step += t + 1;
     }
     std::stable_sort(phase_pulls.begin(), phase_pulls.end(),

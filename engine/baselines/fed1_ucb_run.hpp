@@ -1,8 +1,9 @@
 #pragma once
 /// The synchronous reference loop of Fed1-UCB on a federated X-armed problem
 /// (xarmed::FederatedProblem): one server, M clients, T pulls per client, no actors. Streams:
-/// the mesh's starts from RandomStream(seed, "baselines.mesh") (FN-UCB's too), client m's reward noise in phase
-/// p from RandomStream(seed, "fed1ucb.client", m, p). Same config, same result, bit for bit.
+/// the mesh's starts from RandomStream(seed, "baselines.mesh") (FN-UCB's too), client m's
+/// reward noise in phase p from RandomStream(seed, "fed1ucb.client", m, p). Same config, same
+/// result, bit for bit.
 #include <cstdint>
 #include <vector>
 
@@ -14,30 +15,30 @@
 namespace fedsim::baselines {
 
 struct Fed1UcbRunConfig {
-  Fed1UcbParams params;       ///< params.clients is taken from the problem
+  Fed1UcbParams params;  ///< params.clients is taken from the problem
   std::uint64_t seed = 1;
-  bool record_pulls = true;   ///< keep every pull (M T records)
+  bool record_pulls = true;  ///< keep every pull (M T records)
 };
 
 struct Fed1UcbPhaseRecord {
   std::int64_t phase = 0;
-  std::size_t active = 0;            ///< |A_p|
-  std::int64_t pulls_per_arm = 0;    ///< f(p) (the rest of the budget once committed)
-  std::int64_t start = 0;            ///< pulls per client before the phase
-  std::int64_t steps = 0;            ///< pulls per client in it (fewer if the budget cut it)
-  bool completed = false;            ///< reported and closed
+  std::size_t active = 0;          ///< |A_p|
+  std::int64_t pulls_per_arm = 0;  ///< f(p) (the rest of the budget once committed)
+  std::int64_t start = 0;          ///< pulls per client before the phase
+  std::int64_t steps = 0;          ///< pulls per client in it (fewer if the budget cut it)
+  bool completed = false;          ///< reported and closed
   std::size_t survivors = 0;
-  double confidence_width = 0.0;     ///< B (completed phases)
+  double confidence_width = 0.0;  ///< B (completed phases)
 };
 
 struct Fed1UcbRunResult {
   ArmMesh mesh;
-  std::vector<BanditPull> pulls;         ///< ordered by (step, client), if recorded
-  std::vector<double> client_regret;     ///< sum_t f* - f(x_{m,t}) per client
-  double average_regret = 0.0;           ///< R(T) / M, the paper's plotted quantity
+  std::vector<BanditPull> pulls;             ///< ordered by (step, client), if recorded
+  std::vector<double> client_regret;         ///< sum_t f* - f(x_{m,t}) per client
+  double average_regret = 0.0;               ///< R(T) / M, the paper's plotted quantity
   std::vector<double> average_regret_curve;  ///< after each step t = 1..T
   std::vector<Fed1UcbPhaseRecord> phases;
-  std::int64_t rounds = 0;               ///< broadcasts
+  std::int64_t rounds = 0;                       ///< broadcasts
   std::int64_t numbers_received_per_client = 0;  ///< sum of broadcast payload lengths
   std::int64_t numbers_sent_per_client = 0;      ///< sum of report payload lengths
 };

@@ -120,8 +120,8 @@ double FnUcbParams::alpha(std::int64_t t) const {
   return a <= 0.0 ? 0.0 : (a >= 1.0 ? 1.0 : a);
 }
 
-FnUcbModel make_fn_ucb_model(const Box& domain, const FnUcbParams& params,
-                             RandomStream& mesh_rng, RandomStream& init_rng) {
+FnUcbModel make_fn_ucb_model(const Box& domain, const FnUcbParams& params, RandomStream& mesh_rng,
+                             RandomStream& init_rng) {
   params.validate();
   ArmMesh mesh = make_arm_mesh(domain, params.arms_per_dim, mesh_rng);
   Eigen::MatrixXd inputs = mesh.points;
@@ -143,17 +143,18 @@ std::string check_fn_ucb_report(const std::vector<double>& payload, int p, bool 
   return check_payload(payload, p, with_variance, with_network, lambda, "W_new", "V_local^-1");
 }
 
-std::string check_fn_ucb_broadcast(const std::vector<double>& payload, int p,
-                                   bool with_variance, bool with_network, double lambda) {
+std::string check_fn_ucb_broadcast(const std::vector<double>& payload, int p, bool with_variance,
+                                   bool with_network, double lambda) {
   return check_payload(payload, p, with_variance, with_network, lambda, "W_sync", "V_ring^-1");
 }
 
 // ---------------------------------------------------------------------------------------------
 // Client
 
-FnUcbClient::FnUcbClient(int id, const FnUcbParams& params,
-                         std::shared_ptr<const FnUcbModel> model)
-    : params_(params), model_(std::move(model)), id_(id),
+FnUcbClient::FnUcbClient(int id, const FnUcbParams& params, std::shared_ptr<const FnUcbModel> model)
+    : params_(params),
+      model_(std::move(model)),
+      id_(id),
       local_(model_ ? model_->initial : trainers::RegressionMlp(1, 1, Eigen::VectorXd::Zero(4))),
       sync_(local_) {
   params_.validate();
@@ -181,7 +182,8 @@ Eigen::VectorXd FnUcbClient::scores(std::int64_t t) const {
   const double sqrt_lambda = std::sqrt(params_.lambda);
   // U_b: the GP-UCB part on the features, with what the server shared and the client's own.
   const Eigen::LLT<Eigen::MatrixXd> llt(v_bar());
-  if (llt.info() != Eigen::Success) throw std::logic_error("fn-ucb: V_bar is not positive definite");
+  if (llt.info() != Eigen::Success)
+    throw std::logic_error("fn-ucb: V_bar is not positive definite");
   const Eigen::VectorXd theta_bar = llt.solve(b_sync_ + b_new_);
   const Eigen::MatrixXd z = llt.matrixL().solve(g.transpose());  // p x K
   Eigen::VectorXd u = g * theta_bar;
@@ -204,8 +206,8 @@ std::int64_t FnUcbClient::choose(std::int64_t t) const {
 }
 
 void FnUcbClient::observe(std::int64_t t, std::int64_t arm, double reward) {
-  require(t > t_, "observe: round " + std::to_string(t) + " is not after round " +
-                      std::to_string(t_));
+  require(t > t_,
+          "observe: round " + std::to_string(t) + " is not after round " + std::to_string(t_));
   require(arm >= 0 && arm < model_->arms(), "observe: arm outside the mesh");
   require(std::isfinite(reward), "observe: non-finite reward");
   const Eigen::VectorXd g = model_->features.row(arm).transpose();
@@ -224,7 +226,8 @@ std::vector<double> FnUcbClient::sync_report(std::int64_t t) {
   if (network) {
     const auto n = static_cast<Eigen::Index>(arms_.size());
     Eigen::MatrixXd x(n, model_->inputs.cols());
-    for (Eigen::Index j = 0; j < n; ++j) x.row(j) = model_->inputs.row(arms_[static_cast<std::size_t>(j)]);
+    for (Eigen::Index j = 0; j < n; ++j)
+      x.row(j) = model_->inputs.row(arms_[static_cast<std::size_t>(j)]);
     const Eigen::Map<const Eigen::VectorXd> y(rewards_.data(), n);
     trainers::train_regression(local_, x, y, model_->initial.theta(),
                                {params_.train_steps, params_.learning_rate, params_.lambda});
@@ -264,9 +267,21 @@ void FnUcbClient::apply_broadcast(const std::vector<double>& payload, std::int64
 }
 
 FnUcbClient::State FnUcbClient::state() const {
-  return State{id_,          t_,           t_last_,      logdet_last_,       criterion_,
-               flat(w_new_), flat(b_new_), flat(v_local_), flat(w_sync_), flat(b_sync_),
-               flat(v_ring_inv_), flat(local_.theta()), flat(sync_.theta()), arms_, rewards_};
+  return State{id_,
+               t_,
+               t_last_,
+               logdet_last_,
+               criterion_,
+               flat(w_new_),
+               flat(b_new_),
+               flat(v_local_),
+               flat(w_sync_),
+               flat(b_sync_),
+               flat(v_ring_inv_),
+               flat(local_.theta()),
+               flat(sync_.theta()),
+               arms_,
+               rewards_};
 }
 
 void FnUcbClient::restore(const State& s) {
@@ -280,7 +295,8 @@ void FnUcbClient::restore(const State& s) {
           "state: sizes do not fit the model");
   require(s.arms.size() == s.rewards.size() && s.arms.size() == static_cast<std::size_t>(s.t),
           "state: one pull per round");
-  for (const std::int64_t a : s.arms) require(a >= 0 && a < model_->arms(), "state: arm outside the mesh");
+  for (const std::int64_t a : s.arms)
+    require(a >= 0 && a < model_->arms(), "state: arm outside the mesh");
   for (const auto* v : {&s.w_new, &s.b_new, &s.v_local, &s.w_sync, &s.b_sync, &s.v_ring_inv,
                         &s.theta_local, &s.theta_sync, &s.rewards})
     for (const double x : *v) require(std::isfinite(x), "state: non-finite entry");
@@ -326,9 +342,8 @@ std::string FnUcbServer::receive(int client, const std::vector<double>& payload)
   if (!sync_open()) return "no synchronisation is open";
   if (client < 0 || client >= params_.clients) return "unknown client " + std::to_string(client);
   if (received_[static_cast<std::size_t>(client)]) return "duplicate report";
-  const std::string why =
-      check_fn_ucb_report(payload, p_, params_.sends_variance(round_),
-                          params_.trains_network(round_), params_.lambda);
+  const std::string why = check_fn_ucb_report(payload, p_, params_.sends_variance(round_),
+                                              params_.trains_network(round_), params_.lambda);
   if (!why.empty()) return why;
   reports_[static_cast<std::size_t>(client)] = payload;
   received_[static_cast<std::size_t>(client)] = true;
@@ -382,15 +397,22 @@ std::vector<double> FnUcbServer::close(int min_reporters) {
 }
 
 FnUcbServer::State FnUcbServer::state() const {
-  return State{round_, last_round_, syncs_, flat(w_sync_), flat(b_sync_), flat(v_ring_inv_),
-               flat(theta_sync_), reports_, received_};
+  return State{round_,
+               last_round_,
+               syncs_,
+               flat(w_sync_),
+               flat(b_sync_),
+               flat(v_ring_inv_),
+               flat(theta_sync_),
+               reports_,
+               received_};
 }
 
 void FnUcbServer::restore(const State& s) {
   const auto pp = static_cast<std::size_t>(p_) * p_, q = static_cast<std::size_t>(p_);
-  require(s.round >= 0 && s.last_round >= 0 && s.syncs >= 0 &&
-              (s.round == 0 || s.round > s.last_round),
-          "state: rounds out of order");
+  require(
+      s.round >= 0 && s.last_round >= 0 && s.syncs >= 0 && (s.round == 0 || s.round > s.last_round),
+      "state: rounds out of order");
   require(s.w_sync.size() == pp && s.v_ring_inv.size() == pp && s.b_sync.size() == q &&
               s.theta_sync.size() == q,
           "state: sizes do not fit the model");
@@ -403,8 +425,8 @@ void FnUcbServer::restore(const State& s) {
     if (s.received[i]) {
       ++count;
       require(s.round > 0 && check_fn_ucb_report(s.reports[i], p_, params_.sends_variance(s.round),
-                                                 params_.trains_network(s.round),
-                                                 params_.lambda).empty(),
+                                                 params_.trains_network(s.round), params_.lambda)
+                                 .empty(),
               "state: a stored report does not fit its synchronisation");
     } else {
       require(s.reports[i].empty(), "state: a report stored without its flag");

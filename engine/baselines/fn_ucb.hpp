@@ -37,19 +37,19 @@ namespace fedsim::baselines {
 /// down (width 10 not 20, 10 training steps not 30, training stops after round 1000 not 2000:
 /// docs/baselines/fn-ucb.md measures both); authors() gives the code's values.
 struct FnUcbParams {
-  int arms_per_dim = 100;        ///< K per axis: K^d arms (the mesh of Fed1-UCB)
-  int width = 10;                ///< m: hidden units of the one-hidden-layer network, >= 1
-  double lambda = 0.1;           ///< regularisation lambda, > 0
-  double nu_gp = 0.1;            ///< nu of U_b (the code's nu), >= 0
-  double nu_nn = 0.1;            ///< nu of U_a (the code's nu_2), >= 0
-  double sync_threshold = 0.0;   ///< D, >= 0 (0: synchronise whenever the det grew)
-  std::int64_t alpha_delay = 3;  ///< rounds of alpha = 0 before the ramp, >= 0
-  std::int64_t alpha_ramp = 700; ///< rounds of alpha's linear ramp from 0 to 1, >= 1
-  int train_steps = 10;          ///< gradient steps per training (warm-started), >= 1
-  double learning_rate = 0.01;   ///< of those steps, > 0
+  int arms_per_dim = 100;         ///< K per axis: K^d arms (the mesh of Fed1-UCB)
+  int width = 10;                 ///< m: hidden units of the one-hidden-layer network, >= 1
+  double lambda = 0.1;            ///< regularisation lambda, > 0
+  double nu_gp = 0.1;             ///< nu of U_b (the code's nu), >= 0
+  double nu_nn = 0.1;             ///< nu of U_a (the code's nu_2), >= 0
+  double sync_threshold = 0.0;    ///< D, >= 0 (0: synchronise whenever the det grew)
+  std::int64_t alpha_delay = 3;   ///< rounds of alpha = 0 before the ramp, >= 0
+  std::int64_t alpha_ramp = 700;  ///< rounds of alpha's linear ramp from 0 to 1, >= 1
+  int train_steps = 10;           ///< gradient steps per training (warm-started), >= 1
+  double learning_rate = 0.01;    ///< of those steps, > 0
   std::int64_t stop_training_after = 1000;  ///< no training at syncs after this round, >= 0
-  std::int64_t budget = 10000;   ///< T: rounds (pulls per client), >= 1
-  int clients = 10;              ///< N, >= 1
+  std::int64_t budget = 10000;              ///< T: rounds (pulls per client), >= 1
+  int clients = 10;                         ///< N, >= 1
 
   /// The authors' code's values: width 20, 30 training steps, training until round 2000.
   static FnUcbParams authors();
@@ -69,17 +69,17 @@ struct FnUcbParams {
 /// the unit box), theta_0 and the features g(x_k; theta_0) / sqrt(m).
 struct FnUcbModel {
   ArmMesh mesh;
-  Eigen::MatrixXd inputs;             ///< K x d
-  trainers::RegressionMlp initial;    ///< theta_0
-  Eigen::MatrixXd features;           ///< K x p
+  Eigen::MatrixXd inputs;           ///< K x d
+  trainers::RegressionMlp initial;  ///< theta_0
+  Eigen::MatrixXd features;         ///< K x p
   int parameters() const { return static_cast<int>(features.cols()); }
   std::int64_t arms() const { return mesh.arms(); }
 };
 
 /// The mesh from mesh_rng (one uniform per axis), theta_0 ~ N(0, 1) from init_rng. Throws
 /// std::invalid_argument for bad parameters.
-FnUcbModel make_fn_ucb_model(const Box& domain, const FnUcbParams& params,
-                             RandomStream& mesh_rng, RandomStream& init_rng);
+FnUcbModel make_fn_ucb_model(const Box& domain, const FnUcbParams& params, RandomStream& mesh_rng,
+                             RandomStream& init_rng);
 
 /// A synchronisation's payload, either way (p parameters):
 ///   report    [W_new (p x p, row-major) | B_new (p) | V_local^-1 (p x p) | theta_i (p)]
@@ -92,8 +92,8 @@ std::size_t fn_ucb_payload_length(int p, bool with_variance, bool with_network);
 /// or above (1 + 1e-6) I / lambda (every V is >= lambda I; the slack covers rounding).
 std::string check_fn_ucb_report(const std::vector<double>& payload, int p, bool with_variance,
                                 bool with_network, double lambda);
-std::string check_fn_ucb_broadcast(const std::vector<double>& payload, int p,
-                                   bool with_variance, bool with_network, double lambda);
+std::string check_fn_ucb_broadcast(const std::vector<double>& payload, int p, bool with_variance,
+                                   bool with_network, double lambda);
 
 class FnUcbClient {
  public:
@@ -120,14 +120,14 @@ class FnUcbClient {
 
   struct State {
     int id = 0;
-    std::int64_t t = 0;             ///< last observed round
-    std::int64_t t_last = 0;        ///< round of the last synchronisation (0: none)
-    double logdet_last = 0.0;       ///< log det V_last
+    std::int64_t t = 0;        ///< last observed round
+    std::int64_t t_last = 0;   ///< round of the last synchronisation (0: none)
+    double logdet_last = 0.0;  ///< log det V_last
     double criterion = 0.0;
-    std::vector<double> w_new, b_new, v_local;      ///< p x p row-major, p, p x p
-    std::vector<double> w_sync, b_sync, v_ring_inv; ///< the last broadcast's
-    std::vector<double> theta_local, theta_sync;    ///< theta_i (trained), theta_sync
-    std::vector<std::int64_t> arms;                 ///< its pulls, in order
+    std::vector<double> w_new, b_new, v_local;       ///< p x p row-major, p, p x p
+    std::vector<double> w_sync, b_sync, v_ring_inv;  ///< the last broadcast's
+    std::vector<double> theta_local, theta_sync;     ///< theta_i (trained), theta_sync
+    std::vector<std::int64_t> arms;                  ///< its pulls, in order
     std::vector<double> rewards;
   };
   State state() const;
@@ -172,7 +172,7 @@ class FnUcbServer {
   std::int64_t syncs() const { return syncs_; }
 
   struct State {
-    std::int64_t round = 0;          ///< the open synchronisation's round (0: none)
+    std::int64_t round = 0;  ///< the open synchronisation's round (0: none)
     std::int64_t last_round = 0;
     std::int64_t syncs = 0;
     std::vector<double> w_sync, b_sync, v_ring_inv, theta_sync;

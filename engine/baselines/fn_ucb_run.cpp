@@ -5,8 +5,8 @@
 namespace fedsim::baselines {
 
 BanditPull run_fn_ucb_client_round(FnUcbClient& client, std::int64_t t,
-                                   const xarmed::FederatedProblem& problem,
-                                   const FnUcbModel& model, std::uint64_t seed) {
+                                   const xarmed::FederatedProblem& problem, const FnUcbModel& model,
+                                   std::uint64_t seed) {
   const int i = client.id();
   const std::int64_t arm = client.choose(t);
   const Eigen::VectorXd x = model.mesh.points.row(arm).transpose();

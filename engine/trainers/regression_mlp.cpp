@@ -20,8 +20,7 @@ RegressionMlp::RegressionMlp(int input_dim, int width, Eigen::VectorXd theta)
     throw std::invalid_argument("regression mlp: input_dim and width must be >= 1");
   if (theta_.size() != parameter_count(d_, m_))
     throw std::invalid_argument("regression mlp: theta has " + std::to_string(theta_.size()) +
-                                " numbers, expected " +
-                                std::to_string(parameter_count(d_, m_)));
+                                " numbers, expected " + std::to_string(parameter_count(d_, m_)));
 }
 
 void RegressionMlp::set_theta(const Eigen::VectorXd& theta) {
@@ -38,8 +37,7 @@ struct Parts {
   Eigen::Map<const Eigen::VectorXd> b, v;
   double c;
   Parts(const Eigen::VectorXd& t, int d, int m)
-      : w(t.data(), m, d), b(t.data() + m * d, m), v(t.data() + m * d + m, m),
-        c(t(m * (d + 2))) {}
+      : w(t.data(), m, d), b(t.data() + m * d, m), v(t.data() + m * d + m, m), c(t(m * (d + 2))) {}
 };
 
 }  // namespace
@@ -92,10 +90,10 @@ void train_regression(RegressionMlp& net, const Eigen::Ref<const Eigen::MatrixXd
                       const RegressionSettings& s) {
   s.validate();
   const Eigen::Index n = X.rows();
-  if (n < 1 || y.size() != n || X.cols() != net.input_dim() ||
-      anchor.size() != net.theta().size())
-    throw std::invalid_argument("regression: needs n >= 1 rows of the input dimension, n "
-                                "targets and an anchor of theta's size");
+  if (n < 1 || y.size() != n || X.cols() != net.input_dim() || anchor.size() != net.theta().size())
+    throw std::invalid_argument(
+        "regression: needs n >= 1 rows of the input dimension, n "
+        "targets and an anchor of theta's size");
   const double inv_n = 1.0 / static_cast<double>(n);
   for (int step = 0; step < s.steps; ++step) {
     const Eigen::VectorXd residual = net.values(X) - y;

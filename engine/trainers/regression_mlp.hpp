@@ -44,10 +44,10 @@ class RegressionMlp {
 };
 
 struct RegressionSettings {
-  int steps = 30;               ///< gradient steps (full batch)
+  int steps = 30;  ///< gradient steps (full batch)
   double learning_rate = 0.01;
-  double l2 = 0.1;              ///< the penalty's coefficient (see train_regression)
-  void validate() const;        ///< std::invalid_argument naming the field
+  double l2 = 0.1;        ///< the penalty's coefficient (see train_regression)
+  void validate() const;  ///< std::invalid_argument naming the field
 };
 
 /// Gradient descent from net's current theta on

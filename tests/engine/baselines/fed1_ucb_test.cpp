@@ -48,7 +48,8 @@ TEST_CASE("fed1-ucb: bad parameters are refused naming the parameter", "[baselin
   CHECK_THROWS_WITH(Fed1UcbServer(params(0, 10, 3), 3), Catch::Contains("clients"));
 }
 
-TEST_CASE("fed1-ucb: f(p) = floor(kappa ln T) (at least 1) and B by hand", "[baselines][fed1-ucb]") {
+TEST_CASE("fed1-ucb: f(p) = floor(kappa ln T) (at least 1) and B by hand",
+          "[baselines][fed1-ucb]") {
   Fed1UcbParams p;  // kappa = 1, T = 1e4: ln T = 9.21
   CHECK(p.phase_length(1) == 9);
   CHECK(p.phase_length(7) == 9);
@@ -103,7 +104,8 @@ TEST_CASE("fed1-ucb run: every active arm is pulled f(p) times per client in eve
     // (client, arm) -> pulls in the phase
     std::map<std::pair<int, std::int64_t>, std::int64_t> count;
     for (const auto& pull : r.pulls)
-      if (pull.step > ph.start && pull.step <= ph.start + ph.steps) ++count[{pull.client, pull.arm}];
+      if (pull.step > ph.start && pull.step <= ph.start + ph.steps)
+        ++count[{pull.client, pull.arm}];
     if (!ph.completed) continue;
     ++completed;
     CHECK(ph.pulls_per_arm == f);
@@ -113,7 +115,8 @@ TEST_CASE("fed1-ucb run: every active arm is pulled f(p) times per client in eve
   }
   CHECK(completed >= 3);
   // Phases shrink as arms go; the budget ends the last one.
-  for (std::size_t i = 1; i < r.phases.size(); ++i) CHECK(r.phases[i].active <= r.phases[i - 1].active);
+  for (std::size_t i = 1; i < r.phases.size(); ++i)
+    CHECK(r.phases[i].active <= r.phases[i - 1].active);
   CHECK(r.phases.back().start + r.phases.back().steps == 3000);
 }
 
@@ -143,7 +146,8 @@ TEST_CASE("fed1-ucb run: a clearly bad arm goes in phase 1, the best never, then
     for (const auto& ph : r.phases) {
       bool pulled = false;
       for (const auto& pull : r.pulls)
-        if (pull.step > ph.start && pull.step <= ph.start + ph.steps && pull.arm == 9) pulled = true;
+        if (pull.step > ph.start && pull.step <= ph.start + ph.steps && pull.arm == 9)
+          pulled = true;
       best_in_every_phase = best_in_every_phase && pulled;
     }
     CHECK(best_in_every_phase);
@@ -231,7 +235,8 @@ TEST_CASE("fed1-ucb: client and server restored from their state continue bit-id
   std::vector<Fed1UcbClient> clients;
   for (int m = 0; m < 3; ++m) clients.emplace_back(m, mesh.arms());
   // Phase 1 in full, phase 2 half-way for client 0, with client 1's report received.
-  for (auto& c : clients) run_fed1_ucb_client_phase(c, server.broadcast(), c.arms() * 7, problem, mesh, 4);
+  for (auto& c : clients)
+    run_fed1_ucb_client_phase(c, server.broadcast(), c.arms() * 7, problem, mesh, 4);
   for (auto& c : clients) REQUIRE(server.receive(c.id(), c.report()).empty());
   server.close_phase();
   const Fed1UcbBroadcast b2 = server.broadcast();

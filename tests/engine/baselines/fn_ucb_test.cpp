@@ -124,7 +124,8 @@ TEST_CASE("fn-ucb: U_b by hand before any synchronisation (alpha = 0)", "[baseli
   const Eigen::VectorXd s = c.scores(3);
   for (Eigen::Index k = 0; k < 5; ++k) {
     const Eigen::VectorXd gk = g.row(k).transpose();
-    const double want = gk.dot(vinv * b) + p.nu_gp * std::sqrt(p.lambda) * std::sqrt(gk.dot(vinv * gk));
+    const double want =
+        gk.dot(vinv * b) + p.nu_gp * std::sqrt(p.lambda) * std::sqrt(gk.dot(vinv * gk));
     CHECK(s(k) == Approx(want).epsilon(1e-9));
   }
 }
@@ -151,7 +152,8 @@ TEST_CASE("fn-ucb: U = alpha U_a + (1 - alpha) U_b by hand after a synchronisati
   const Eigen::MatrixXd& g = model->features;
   // U_b with W_sync, B_sync from the broadcast and client 0's pull of round 2.
   const Eigen::VectorXd g3 = g.row(3).transpose();
-  Eigen::MatrixXd v = p.lambda * Eigen::MatrixXd::Identity(q, q) + at(b, 0, q) + g3 * g3.transpose();
+  Eigen::MatrixXd v =
+      p.lambda * Eigen::MatrixXd::Identity(q, q) + at(b, 0, q) + g3 * g3.transpose();
   Eigen::VectorXd bb(q);
   for (int i = 0; i < q; ++i) bb(i) = b[pp + static_cast<std::size_t>(i)] + 0.1 * g3(i);
   const Eigen::MatrixXd vinv = v.inverse();
@@ -164,7 +166,8 @@ TEST_CASE("fn-ucb: U = alpha U_a + (1 - alpha) U_b by hand after a synchronisati
   const Eigen::VectorXd scores = cs[0].scores(3);
   for (Eigen::Index k = 0; k < g.rows(); ++k) {
     const Eigen::VectorXd gk = g.row(k).transpose();
-    const double ub = gk.dot(vinv * bb) + p.nu_gp * std::sqrt(p.lambda) * std::sqrt(gk.dot(vinv * gk));
+    const double ub =
+        gk.dot(vinv * bb) + p.nu_gp * std::sqrt(p.lambda) * std::sqrt(gk.dot(vinv * gk));
     const double ua = net.value(model->inputs.row(k).transpose()) +
                       p.nu_nn * std::sqrt(p.lambda) * std::sqrt(gk.dot(ring * gk));
     CHECK(scores(k) == Approx(0.25 * ua + 0.75 * ub).epsilon(1e-9));
@@ -215,8 +218,8 @@ TEST_CASE("fn-ucb run: D = 0 synchronises after every round but the last, a huge
   const int q = r.model->parameters();
   // Rounds 1..3 plain; from round 4 (alpha_5 > 0) the variance and the network travel too.
   const auto len = [&](std::int64_t t) {
-    return static_cast<std::int64_t>(fn_ucb_payload_length(q, cfg.params.sends_variance(t),
-                                                           cfg.params.trains_network(t)));
+    return static_cast<std::int64_t>(
+        fn_ucb_payload_length(q, cfg.params.sends_variance(t), cfg.params.trains_network(t)));
   };
   std::int64_t want = 0;
   for (std::int64_t t = 1; t <= 11; ++t) want += len(t);
@@ -269,7 +272,8 @@ TEST_CASE("fn-ucb server: sums W and B, averages the inverses and thetas, refuse
       theta(i) += r[2 * pp + uq + static_cast<std::size_t>(i)] / 3.0;
     }
   }
-  const Eigen::VectorXd g0 = model->features.row(0).transpose(), g3 = model->features.row(3).transpose();
+  const Eigen::VectorXd g0 = model->features.row(0).transpose(),
+                        g3 = model->features.row(3).transpose();
   CHECK((w - (g0 * g0.transpose() + 2 * g3 * g3.transpose())).cwiseAbs().maxCoeff() < 1e-12);
   CHECK((at(b, 0, q) - w).cwiseAbs().maxCoeff() < 1e-12);
   CHECK((at(b, pp + uq, q) - inv).cwiseAbs().maxCoeff() < 1e-12);
@@ -294,9 +298,11 @@ TEST_CASE("fn-ucb payloads: every rejection reason", "[baselines][fn-ucb]") {
   const Eigen::Matrix3d vinv = (lambda * Eigen::Matrix3d::Identity() + w).inverse();
   auto payload = [&](const Eigen::Matrix3d& ww, const Eigen::Matrix3d& vi) {
     std::vector<double> out;
-    for (int i = 0; i < 3; ++i) for (int j = 0; j < 3; ++j) out.push_back(ww(i, j));
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) out.push_back(ww(i, j));
     for (int i = 0; i < 3; ++i) out.push_back(i);
-    for (int i = 0; i < 3; ++i) for (int j = 0; j < 3; ++j) out.push_back(vi(i, j));
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) out.push_back(vi(i, j));
     for (int i = 0; i < 3; ++i) out.push_back(0.1 * i);
     return out;
   };
@@ -371,11 +377,13 @@ TEST_CASE("fn-ucb: clients and server restored from their state continue bit-ide
   run(a, sa, 1, 15);
   std::vector<FnUcbClient> b{FnUcbClient(0, p, model), FnUcbClient(1, p, model)};
   FnUcbServer sb(p, *model);
-  for (int i = 0; i < 2; ++i) b[static_cast<std::size_t>(i)].restore(a[static_cast<std::size_t>(i)].state());
+  for (int i = 0; i < 2; ++i)
+    b[static_cast<std::size_t>(i)].restore(a[static_cast<std::size_t>(i)].state());
   sb.restore(sa.state());
   CHECK(sa.syncs() > 0);
   for (int i = 0; i < 2; ++i) {
-    CHECK(b[static_cast<std::size_t>(i)].sync_criterion() == a[static_cast<std::size_t>(i)].sync_criterion());
+    CHECK(b[static_cast<std::size_t>(i)].sync_criterion() ==
+          a[static_cast<std::size_t>(i)].sync_criterion());
     CHECK(b[static_cast<std::size_t>(i)].scores(16) == a[static_cast<std::size_t>(i)].scores(16));
   }
   const auto ra = run(a, sa, 16, 40), rb = run(b, sb, 16, 40);
@@ -412,8 +420,10 @@ double best_share(const FnUcbRunResult& r, const Objective& f, std::int64_t from
 
 }  // namespace
 
-TEST_CASE("fn-ucb run: the GP-UCB part concentrates on the best arm of a linear toy in the "
-          "features", "[baselines][fn-ucb]") {
+TEST_CASE(
+    "fn-ucb run: the GP-UCB part concentrates on the best arm of a linear toy in the "
+    "features",
+    "[baselines][fn-ucb]") {
   // f(x) = g(x; theta_0)' theta* / sqrt(m) with theta* ~ N(0, I): the model U_b assumes, built
   // on the model the run builds (same seed). alpha stays 0 (U_b alone), nu_gp = 1. K = 20,
   // N = 3, heterogeneous offsets, noise U[-0.01, 0.01], T = 150: over the last 50 rounds at
@@ -435,7 +445,8 @@ TEST_CASE("fn-ucb run: the GP-UCB part concentrates on the best arm of a linear 
     double best = -INFINITY;
     for (Eigen::Index k = 0; k < model->features.rows(); ++k)
       best = std::max(best, model->features.row(k).dot(star));
-    const auto f = std::make_shared<test::FunctionObjective>(1, f_of, best, Eigen::VectorXd::Zero(1));
+    const auto f =
+        std::make_shared<test::FunctionObjective>(1, f_of, best, Eigen::VectorXd::Zero(1));
     const auto problem = test::offset_problem(f, {0.2, -0.4, 1.0}, 0.01);
     FnUcbRunConfig cfg;
     cfg.params = p;

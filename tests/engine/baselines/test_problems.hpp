@@ -33,13 +33,13 @@ class FunctionObjective final : public Objective {
 
 /// Clients f + offsets[m] (OffsetObjective), global f, uniform reward noise of half-width noise.
 inline xarmed::FederatedProblem offset_problem(std::shared_ptr<const Objective> f,
-                                               const std::vector<double>& offsets,
-                                               double noise) {
+                                               const std::vector<double>& offsets, double noise) {
   xarmed::FederatedProblem p;
   p.domain = Box::unit(f->dim());
   p.noise = noise;
   p.global = f;
-  for (const double o : offsets) p.locals.push_back(std::make_shared<xarmed::OffsetObjective>(f, o));
+  for (const double o : offsets)
+    p.locals.push_back(std::make_shared<xarmed::OffsetObjective>(f, o));
   return p;
 }
 

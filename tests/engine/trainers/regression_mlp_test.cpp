@@ -11,7 +11,8 @@
 using namespace fedsim;
 using fedsim::trainers::RegressionMlp;
 
-TEST_CASE("regression mlp: the parameter gradient equals finite differences", "[trainers][baselines]") {
+TEST_CASE("regression mlp: the parameter gradient equals finite differences",
+          "[trainers][baselines]") {
   RandomStream rng(3, "test.mlp");
   for (const int d : {1, 3}) {
     const RegressionMlp net = RegressionMlp::gaussian(d, 7, rng);
