@@ -19,7 +19,7 @@ struct Fed1UcbParams {
   int arms_per_dim = 100;       ///< K per axis: K^d arms (E.1.3's K for d = 1)
   double kappa = 1.0;           ///< f(p) = max(1, floor(kappa ln T)); > 0
   double sigma = 0.5;           ///< sub-Gaussian scale of the rewards in B; > 0
-  std::int64_t budget = 10000;  ///< T: pulls per client, >= 1
+  std::int64_t budget = 10000;  ///< T: pulls per client, in [1, 1e9]
   int clients = 10;             ///< M, >= 1
 
   /// Throws std::invalid_argument naming the parameter and its allowed range.

@@ -43,6 +43,7 @@ TEST_CASE("fed1-ucb: bad parameters are refused naming the parameter", "[baselin
   refused([](Fed1UcbParams& p) { p.kappa = std::nan(""); }, "kappa");
   refused([](Fed1UcbParams& p) { p.sigma = -1.0; }, "sigma");
   refused([](Fed1UcbParams& p) { p.budget = 0; }, "budget");
+  refused([](Fed1UcbParams& p) { p.budget = 1000000001; }, "budget");
   refused([](Fed1UcbParams& p) { p.clients = 0; }, "clients");
   CHECK_NOTHROW(Fed1UcbParams{}.validate());
   CHECK_THROWS_WITH(Fed1UcbServer(params(0, 10, 3), 3), Catch::Contains("clients"));

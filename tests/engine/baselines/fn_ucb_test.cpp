@@ -57,6 +57,7 @@ TEST_CASE("fn-ucb: bad parameters are refused naming the parameter", "[baselines
   refused([](FnUcbParams& p) { p.learning_rate = 0.0; }, "learning_rate");
   refused([](FnUcbParams& p) { p.stop_training_after = -1; }, "stop_training_after");
   refused([](FnUcbParams& p) { p.budget = 0; }, "budget");
+  refused([](FnUcbParams& p) { p.budget = 1000000001; }, "budget");
   refused([](FnUcbParams& p) { p.clients = 0; }, "clients");
   CHECK_NOTHROW(FnUcbParams{}.validate());
   const FnUcbParams a = FnUcbParams::authors();
