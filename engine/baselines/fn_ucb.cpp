@@ -246,6 +246,10 @@ std::vector<double> FnUcbClient::sync_report(std::int64_t t) {
 }
 
 void FnUcbClient::apply_broadcast(const std::vector<double>& payload, std::int64_t t) {
+  if (t <= t_last_)
+    throw std::invalid_argument("fn-ucb broadcast: round " + std::to_string(t) +
+                                " is not after the last synchronisation (round " +
+                                std::to_string(t_last_) + ")");
   const int p = model_->parameters();
   const bool variance = params_.sends_variance(t), network = params_.trains_network(t);
   const std::string why = check_fn_ucb_broadcast(payload, p, variance, network, params_.lambda);

@@ -115,7 +115,8 @@ class FnUcbClient {
   /// first when trains_network(t). Throws std::logic_error unless t is the last observed round.
   std::vector<double> sync_report(std::int64_t t);
   /// Takes the server's broadcast after round t: throws std::invalid_argument with the
-  /// checker's reason for a malformed payload (the state is then unchanged).
+  /// checker's reason for a malformed payload, or when t is not after the last
+  /// synchronisation (a stale or repeated broadcast); the state is then unchanged.
   void apply_broadcast(const std::vector<double>& payload, std::int64_t t);
 
   struct State {

@@ -288,6 +288,11 @@ TEST_CASE("fn-ucb server: sums W and B, averages the inverses and thetas, refuse
   // Trained networks differ from theta_0.
   CHECK(theta != model->initial.theta());
   for (auto& c : clients) c.apply_broadcast(b, 1);
+  // The same broadcast again (a duplicate) is refused and changes nothing.
+  const auto before = clients[0].state();
+  CHECK_THROWS_WITH(clients[0].apply_broadcast(b, 1), Catch::Contains("not after the last"));
+  CHECK(clients[0].state().w_sync == before.w_sync);
+  CHECK(clients[0].state().t_last == 1);
 }
 
 TEST_CASE("fn-ucb payloads: every rejection reason", "[baselines][fn-ucb]") {
