@@ -11,15 +11,11 @@
 #include <string>
 #include <vector>
 
+#include "actors/algorithms/family.hpp"
 #include "engine/fbo/algorithm_traits.hpp"
 #include "engine/fbo/algorithms.hpp"
 
 namespace fedsim::actors::algorithms {
-
-/// A run family: FBO (agents and a server exchanging sampled functions each iteration) or the
-/// federated X-armed bandits (clients and a server in phases over a partition tree).
-enum class Family { fbo, xarmed };
-std::string to_string(Family family);
 
 /// What an X-armed algorithm does (the counterpart of fbo::AlgorithmTraits).
 struct XarmedTraits {

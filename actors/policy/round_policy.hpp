@@ -14,6 +14,8 @@
 #include <limits>
 #include <optional>
 
+#include "actors/algorithms/family.hpp"
+
 namespace fedsim::scenario {
 struct PolicyConfig;
 }
@@ -22,7 +24,7 @@ namespace fedsim::actors::policy {
 
 /// The algorithm families a server runs: FBO (FTS, FTS-DE, DP-FTS(-DE)) and the federated
 /// X-armed bandits (Fed-PNE, DP-Fed-PNE), whose phases close on every live client's means.
-enum class Family { fbo, xarmed };
+using algorithms::Family;
 
 /// What becomes of a validated report for round r while the server collects round c (r <= c).
 enum class Verdict {

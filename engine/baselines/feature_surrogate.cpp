@@ -171,4 +171,17 @@ FeatureSurrogate make_surrogate(const fbo::FboAgent& agent, const fbo::AgentCont
   return make_surrogate(posterior, incumbent);
 }
 
+void require_weighable(const std::vector<FeatureSurrogate>& base,
+                       const Eigen::Ref<const Eigen::MatrixXd>& Phi,
+                       const Eigen::Ref<const Eigen::VectorXd>& y) {
+  if (Phi.rows() != y.size())
+    throw std::invalid_argument("ranking weights: " + std::to_string(Phi.rows()) +
+                                " feature rows for " + std::to_string(y.size()) + " values");
+  for (const FeatureSurrogate& model : base)
+    if (model.num_features() != Phi.cols())
+      throw std::invalid_argument("ranking weights: a surrogate of " +
+                                  std::to_string(model.num_features()) + " features, the target's " +
+                                  std::to_string(Phi.cols()));
+}
+
 }  // namespace fedsim::baselines

@@ -99,6 +99,12 @@ FeatureSurrogate make_surrogate(const FeaturePosterior& posterior,
 /// draws omega_n from. O(t M^2 + M^3).
 FeatureSurrogate make_surrogate(const fbo::FboAgent& agent, const fbo::AgentContext& context);
 
+/// Checks what RGPE's and TAF's ranking weights take: the target's n x M features Phi and its n
+/// values y, and base surrogates on the same M features; std::invalid_argument otherwise.
+void require_weighable(const std::vector<FeatureSurrogate>& base,
+                       const Eigen::Ref<const Eigen::MatrixXd>& Phi,
+                       const Eigen::Ref<const Eigen::VectorXd>& y);
+
 /// phi(x) of every observation of the agent, in order (t x M): the grid's cached row for a
 /// candidate, else computed. And its observed values (t).
 Eigen::MatrixXd observed_features(const fbo::FboAgent& agent, const fbo::AgentContext& context);

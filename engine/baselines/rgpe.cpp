@@ -69,14 +69,7 @@ RgpeWeights rgpe_weights(const std::vector<FeatureSurrogate>& base, const Featur
                          const Eigen::Ref<const Eigen::VectorXd>& y, const RgpeParams& params,
                          const RandomStream& rng) {
   params.validate();
-  if (Phi.rows() != y.size())
-    throw std::invalid_argument("ranking weights: " + std::to_string(Phi.rows()) +
-                                " feature rows for " + std::to_string(y.size()) + " values");
-  for (const FeatureSurrogate& model : base)
-    if (model.num_features() != Phi.cols())
-      throw std::invalid_argument("ranking weights: a surrogate of " +
-                                  std::to_string(model.num_features()) + " features, the target's " +
-                                  std::to_string(Phi.cols()));
+  require_weighable(base, Phi, y);
   const int N = static_cast<int>(base.size());
   const int S = params.samples;
   // losses[i][s]: model i (base 0..N-1, target N) in draw s; infinity once dropped.

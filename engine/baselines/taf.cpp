@@ -62,14 +62,7 @@ std::vector<double> taf_weights(const std::vector<FeatureSurrogate>& base,
                                 const Eigen::Ref<const Eigen::VectorXd>& y,
                                 const TafParams& params) {
   params.validate();
-  if (Phi.rows() != y.size())
-    throw std::invalid_argument("ranking weights: " + std::to_string(Phi.rows()) +
-                                " feature rows for " + std::to_string(y.size()) + " values");
-  for (const FeatureSurrogate& model : base)
-    if (model.num_features() != Phi.cols())
-      throw std::invalid_argument("ranking weights: a surrogate of " +
-                                  std::to_string(model.num_features()) + " features, the target's " +
-                                  std::to_string(Phi.cols()));
+  require_weighable(base, Phi, y);
   const std::size_t N = base.size();
   std::vector<double> w(N + 1, 0.75);
   if (y.size() >= 2)

@@ -262,7 +262,7 @@ TEST_CASE("an objective evaluated elsewhere gives the records of the same one ev
   CHECK_FALSE(fs::exists(dir / "here" / "evaluation_times.csv"));
 }
 
-TEST_CASE("failed evaluations are skipped, recorded with their reason and counted; a fatal one "
+TEST_CASE("failed evaluations are skipped, recorded with their reason and counted, a fatal one "
           "fails the run naming the agent",
           "[actors][objective][async]") {
   auto c = config("fts-de", 4);

@@ -53,7 +53,7 @@ fs::path run_in(const scenario::ScenarioConfig& c, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("output.events: faults logs the faults of all, without the traffic; none no file; "
+TEST_CASE("output.events: faults logs the faults of all, without the traffic, none no file, "
           "the records do not change",
           "[actors][events]") {
   const fs::path all = run_in(faulty("\"all\""), "events-all");

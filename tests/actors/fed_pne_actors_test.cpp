@@ -196,7 +196,7 @@ TEST_CASE("Fed-PNE: a straggler presumed dead that reports late is sent the last
   CHECK(last_pull_of_client0(lost).first == 3000);
 }
 
-TEST_CASE("Fed-PNE actors on the tuning problem reproduce the engine's loop; the scenario's "
+TEST_CASE("Fed-PNE actors on the tuning problem reproduce the engine's loop, the scenario's "
           "data set is loaded",
           "[actors][xarmed][tuning]") {
   const auto c = scenario::load_scenario_text(

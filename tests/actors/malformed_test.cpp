@@ -88,7 +88,7 @@ TEST_CASE("the corruption table covers every report type and is the default kind
   CHECK(!faults::is_report_payload(caf::make_message(kickoff{})));
 }
 
-TEST_CASE("a sealed report is intact; every corruption of either report type breaks it",
+TEST_CASE("a sealed report is intact, every corruption of either report type breaks it",
           "[actors][faults]") {
   CHECK(intact(sample_report()));
   CHECK(intact(sample_phase_report()));

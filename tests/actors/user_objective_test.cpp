@@ -134,7 +134,7 @@ TEST_CASE("a black box with no f or optimum: y recorded, f and regret absent (na
   CHECK(std::isnan(r.final_simple_regret));
 }
 
-TEST_CASE("objectives the FBO family cannot run are refused; a non-finite y fails the agent",
+TEST_CASE("objectives the FBO family cannot run are refused, a non-finite y fails the agent",
           "[actors][objective]") {
   const fs::path dir = fedsim::test::fresh_dir("user-objective-bad");
   const auto c = config();

@@ -81,7 +81,7 @@ TEST_CASE("memory sizes parse with binary units, and none is no limit", "[scenar
   CHECK(memory_text(3.0 * 1024 * 1024 * 1024) == "3.0 GiB");
 }
 
-TEST_CASE("a run above the limit is refused in one line naming its key; none never refuses",
+TEST_CASE("a run above the limit is refused in one line naming its key, none never refuses",
           "[scenario][resources]") {
   const ResourceEstimate e = estimate(load_scenario(tiny, {"algorithm.features=2147483647"}));
   const MemoryLimit machine = memory_limit("", "--max-memory");

@@ -87,7 +87,7 @@ TEST_CASE("fedsim run: stopped at a checkpoint, resumed to the uninterrupted run
   }
 }
 
-TEST_CASE("fedsim run: SIGINT saves a checkpoint and exits 130; the resumed run is unchanged",
+TEST_CASE("fedsim run: SIGINT saves a checkpoint and exits 130, the resumed run is unchanged",
           "[cli][checkpoint]") {
   const fs::path dir = fresh_dir("cli-sigint");
   // About 2 s in a Release build: the signal comes after the first progress line, with most

@@ -199,7 +199,7 @@ TEST_CASE("fedsim run --dashboard: the page, its files and the live stream over 
   CHECK(counts["end"] == 1);
 }
 
-TEST_CASE("fedsim dashboard DIR serves a finished run; fedsim report DIR writes one HTML file",
+TEST_CASE("fedsim dashboard DIR serves a finished run, fedsim report DIR writes one HTML file",
           "[cli][dashboard]") {
   const fs::path dir = fresh_dir("dashboard-finished");
   const fs::path live = dir.string() + "-live.jsonl";

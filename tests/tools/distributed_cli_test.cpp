@@ -564,7 +564,7 @@ TEST_CASE("agents that cannot reach a server give up after --connect-timeout", "
   CHECK(r.seconds < 10);
 }
 
-TEST_CASE("a lost agent process ends a served run in virtual time, naming its agents; its last "
+TEST_CASE("a lost agent process ends a served run in virtual time, naming its agents, its last "
           "checkpoint resumes with new agent processes to the files of fedsim run",
           "[cli][remote]") {
   const auto t0 = Clock::now();

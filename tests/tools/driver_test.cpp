@@ -337,7 +337,7 @@ TEST_CASE("fedsim xarmed from seed 1 prints --seeds K, and refuses seeds past 2^
   CHECK(big.output == "fedsim: error: --seed + --seeds - 1 must be at most 9223372036854775807\n");
 }
 
-TEST_CASE("fedsim sweep --driver loop runs every run on the loop; the other driver reruns them",
+TEST_CASE("fedsim sweep --driver loop runs every run on the loop, the other driver reruns them",
           "[cli][driver]") {
   const fs::path out = fresh_dir("driver-sweep");
   const std::string base = "sweep " + (scenarios / "tiny.toml").string() +

@@ -120,7 +120,7 @@ TEST_CASE("a one-iteration run with the default policy finishes", "[cli][resourc
   CHECK(fs::exists(out / "summary.json"));
 }
 
-TEST_CASE("a name that would leave out/ is refused; warnings never precede the error line",
+TEST_CASE("a name that would leave out/ is refused, warnings never precede the error line",
           "[cli][resources]") {
   const fs::path cwd = fresh_dir("resources-name");
   // In a folder of its own: were it accepted, it would write two levels above out/.

@@ -40,7 +40,7 @@ TEST_CASE("round policies: the registry names each kind once and selects it", "[
   CHECK_THROWS_WITH(make_round_policy(unknown), Catch::Contains("not registered"));
 }
 
-TEST_CASE("sync: a round is complete when every expected agent reported; late is dropped",
+TEST_CASE("sync: a round is complete when every expected agent reported, late is dropped",
           "[policy]") {
   const auto p = make_round_policy(config(Kind::sync));
   CHECK(p->on_report(3, 3, false) == Verdict::keep);

@@ -10,7 +10,7 @@
 using namespace fedsim;
 using fedsim::baselines::make_arm_mesh;
 
-TEST_CASE("arm mesh: [0, 1] with K = 100 is a start in [0, 0.01) and linspace(0.01, 1, 99)",
+TEST_CASE("arm mesh: on the unit interval with K = 100, a start below 0.01 then linspace(0.01, 1, 99)",
           "[baselines][mesh]") {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     RandomStream rng(seed, "baselines.mesh");

@@ -85,7 +85,7 @@ TEST_CASE("fn-ucb: alpha's schedule and what a synchronisation carries", "[basel
   CHECK(fn_ucb_payload_length(61, true, false) == 2 * 61 * 61 + 61);
 }
 
-TEST_CASE("fn-ucb: the features are g(x; theta_0)/sqrt(m) by finite differences on the arms",
+TEST_CASE("fn-ucb: the features are g(x, theta_0)/sqrt(m) by finite differences on the arms",
           "[baselines][fn-ucb]") {
   const FnUcbParams p = small(2, 10, 4, 6);
   const auto model = model_of(p, 2, 2);  // 2-D: 16 arms, p = 6 * 4 + 1 = 25

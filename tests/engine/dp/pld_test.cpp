@@ -65,7 +65,7 @@ TEST_CASE("one-step PLDs are distributions with E_P[e^-L] <= 1", "[dp][pld]") {
       }
 }
 
-TEST_CASE("one-step PLDs dominate the exact privacy profile; connect-the-dots is exact on the grid",
+TEST_CASE("one-step PLDs dominate the exact privacy profile, connect-the-dots is exact on the grid",
           "[dp][pld]") {
   const double interval = 0.05;
   for (auto d : {PldDirection::remove, PldDirection::add})

@@ -127,7 +127,7 @@ TEST_CASE("refit-rff fit: a warm start is the first run, restarts drawn GPy's wa
 }
 
 TEST_CASE("refit-rff fit: unbounded, scattered points of a wiggly function fit long length "
-          "scales; the bounded variant stays within its bounds",
+          "scales, the bounded variant stays within its bounds",
           "[fbo][refit-rff]") {
   // A function of the DP-FTS-DE synthetic kind (l = 0.03, values around 0.5) seen at 10
   // scattered points: the data look like noise around a constant. Unbounded, the best fit's length scale is

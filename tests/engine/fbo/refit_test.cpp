@@ -146,7 +146,7 @@ TEST_CASE("refit: bad settings are rejected naming the parameter", "[fbo][refit]
   CHECK(c.due(10));
 }
 
-TEST_CASE("an agent refits every k observations; only local TS uses the fitted values",
+TEST_CASE("an agent refits every k observations, only local TS uses the fitted values",
           "[fbo][refit]") {
   RefitConfig on;
   on.every = 4;

@@ -57,7 +57,7 @@ TEST_CASE("the target's function is the base and every peer differs from it by e
   }
 }
 
-TEST_CASE("only the target's queries are recorded; peers' messages are each used once",
+TEST_CASE("only the target's queries are recorded, peers' messages are each used once",
           "[fbo][target]") {
   ReferenceConfig c = target_setting(Algorithm::fts);
   c.p_schedule = PSchedule::inv;  // p_1 = p_2 = 1/2, then 1 - 1/t: many federated choices
@@ -77,7 +77,7 @@ TEST_CASE("only the target's queries are recorded; peers' messages are each used
     if (o.iteration >= 0) CHECK(r.mean_simple_regret[o.iteration] == o.simple_regret);
 }
 
-TEST_CASE("similar peers with many observations speed the target up; dissimilar ones do not "
+TEST_CASE("similar peers with many observations speed the target up, dissimilar ones do not "
           "break it", "[fbo][target][paper]") {
   // FTS figure 1: with d_n = 0.02 FTS beats TS; with d_n = 1.2 it stays comparable. Mean
   // regret over iterations 1..T, averaged over 8 seeds (each its own function), on the

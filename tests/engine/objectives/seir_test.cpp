@@ -7,7 +7,7 @@
 
 using fedsim::SeirRegion;
 
-TEST_CASE("seir: efficacy falls quadratically to 0 at half a dose; V ~ 1/x up to capacity",
+TEST_CASE("seir: efficacy falls quadratically to 0 at half a dose, V ~ 1/x up to capacity",
           "[xarmed][objectives]") {
   CHECK(fedsim::seir_relative_efficacy(1.0) == 1.0);
   CHECK(fedsim::seir_relative_efficacy(0.75) == Approx(0.75));

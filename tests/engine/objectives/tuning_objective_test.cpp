@@ -94,7 +94,7 @@ TEST_CASE("tuning: shards cover the data, evaluations are deterministic to the l
   CHECK_FALSE(o.optimum(0));
 }
 
-TEST_CASE("tuning: the svm task scores the positive class's AUC; mlp learns", "[tuning][data]") {
+TEST_CASE("tuning: the svm task scores the positive class's AUC, mlp learns", "[tuning][data]") {
   TuningSettings s = settings(TuningSettings::Task::svm, 4);
   s.positive_class = 3;
   s.split.alpha = std::numeric_limits<double>::infinity();  // every agent holds some 3s

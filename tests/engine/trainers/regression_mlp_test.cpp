@@ -37,7 +37,7 @@ TEST_CASE("regression mlp: the parameter gradient equals finite differences",
   }
 }
 
-TEST_CASE("regression mlp: gradient descent lowers the loss; a heavy anchor holds theta",
+TEST_CASE("regression mlp: gradient descent lowers the loss, a heavy anchor holds theta",
           "[trainers][baselines]") {
   RandomStream rng(5, "test.mlp");
   RegressionMlp net = RegressionMlp::gaussian(1, 10, rng);

@@ -40,7 +40,7 @@ TEST_CASE("fed-pne run: regret bookkeeping of the first phase by hand", "[xarmed
   CHECK(r.average_regret == Approx(sum / 10).epsilon(1e-12));
 }
 
-TEST_CASE("fed-pne run: the budget is T pulls per client; a phase it cuts is never reported",
+TEST_CASE("fed-pne run: the budget is T pulls per client, a phase it cuts is never reported",
           "[xarmed]") {
   for (const std::int64_t budget : {std::int64_t{500}, std::int64_t{4321}}) {
     const auto r = run_fed_pne(config(ObjectiveKind::double_sine, 7, budget, 1));
@@ -64,7 +64,7 @@ TEST_CASE("fed-pne run: the budget is T pulls per client; a phase it cuts is nev
   }
 }
 
-TEST_CASE("fed-pne run: same seed, same result; another seed, another", "[xarmed]") {
+TEST_CASE("fed-pne run: same seed, same result, another seed, another", "[xarmed]") {
   auto c = config(ObjectiveKind::garland, 5, 3000, 9);
   c.point = fedsim::xarmed::PointRule::uniform;
   const auto a = run_fed_pne(c);

@@ -80,7 +80,7 @@ TEST_CASE("hct: finds a known maximiser and its regret per step falls", "[xarmed
   CHECK(late < early / 3);
 }
 
-TEST_CASE("hct: same seed, same run; misuse is refused", "[xarmed]") {
+TEST_CASE("hct: same seed, same run, misuse is refused", "[xarmed]") {
   fedsim::xarmed::HctRunConfig c;
   c.problem.objective = fedsim::xarmed::ObjectiveKind::double_sine;
   c.budget = 3000;

@@ -40,7 +40,7 @@ ProblemConfig tuning_config(int clients) {
 }  // namespace
 
 TEST_CASE("xarmed tuning: client m's value is the tuning objective's score of agent m at "
-          "iteration 0; the global value is their mean",
+          "iteration 0, the global value is their mean",
           "[xarmed][tuning][data]") {
   const ProblemConfig config = tuning_config(4);
   const FederatedProblem p = make_tuning_problem(config, digits());
@@ -124,7 +124,7 @@ TEST_CASE("xarmed tuning: the wrong builder for a kind is an error", "[xarmed][t
   CHECK(to_string(ObjectiveKind::tuning) == "tuning");
 }
 
-TEST_CASE("xarmed tuning: Fed-PNE and HCT run on it; regret is measured against 1 on the "
+TEST_CASE("xarmed tuning: Fed-PNE and HCT run on it, regret is measured against 1 on the "
           "clients' mean score",
           "[xarmed][tuning][data]") {
   FedPneConfig f;
