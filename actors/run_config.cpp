@@ -74,12 +74,19 @@ xarmed::HctRunConfig hct_config(const ScenarioConfig& config) {
 
 namespace {
 
-/// A table of engine enum values named by the engine's to_string.
+/// The table of an engine enum, named by the engine's to_string: every value from 0 up, until
+/// to_string throws (its switch has no default, so the compiler names a value it misses and the
+/// table cannot miss one). The enum's values are 0, 1, 2, ... in declaration order.
 template <class E>
-NameTable<E> engine_names(std::initializer_list<E> values) {
+NameTable<E> engine_names() {
   NameTable<E> out;
-  for (E v : values) out.emplace_back(v, to_string(v));
-  return out;
+  for (int v = 0;; ++v) {
+    try {
+      out.emplace_back(static_cast<E>(v), to_string(static_cast<E>(v)));
+    } catch (const std::logic_error&) {
+      return out;
+    }
+  }
 }
 
 }  // namespace
@@ -135,8 +142,7 @@ const NameTable<SyntheticConfig::Kind>& names(SyntheticConfig::Kind) {
 }
 
 const NameTable<TuningSettings::Task>& names(TuningSettings::Task) {
-  using T = TuningSettings::Task;
-  static const auto t = engine_names({T::logistic, T::mlp, T::svm});
+  static const auto t = engine_names<TuningSettings::Task>();
   return t;
 }
 
@@ -159,53 +165,42 @@ const NameTable<fbo::Algorithm>& names(fbo::Algorithm) {
 }
 
 const NameTable<fbo::PSchedule>& names(fbo::PSchedule) {
-  using fbo::PSchedule;
-  static const auto t = engine_names({PSchedule::inv_sqrt, PSchedule::inv, PSchedule::inv_square,
-                                      PSchedule::always_local});
+  static const auto t = engine_names<fbo::PSchedule>();
   return t;
 }
 
 const NameTable<fbo::TemperatureSchedule>& names(fbo::TemperatureSchedule) {
-  using fbo::TemperatureSchedule;
-  static const auto t =
-      engine_names({TemperatureSchedule::synthetic, TemperatureSchedule::real_world,
-                    TemperatureSchedule::fixed, TemperatureSchedule::uniform});
+  static const auto t = engine_names<fbo::TemperatureSchedule>();
   return t;
 }
 
 const NameTable<fbo::LocalSampler>& names(fbo::LocalSampler) {
-  static const auto t =
-      engine_names({fbo::LocalSampler::rff, fbo::LocalSampler::exact,
-                    fbo::LocalSampler::refit_rff, fbo::LocalSampler::refit_rff_bounded});
+  static const auto t = engine_names<fbo::LocalSampler>();
   return t;
 }
 
 const NameTable<fbo::PosteriorMemory>& names(fbo::PosteriorMemory) {
-  static const auto t =
-      engine_names({fbo::PosteriorMemory::factor, fbo::PosteriorMemory::history});
+  static const auto t = engine_names<fbo::PosteriorMemory>();
   return t;
 }
 
 const NameTable<xarmed::ObjectiveKind>& names(xarmed::ObjectiveKind) {
-  using xarmed::ObjectiveKind;
-  static const auto t = engine_names(
-      {ObjectiveKind::garland, ObjectiveKind::double_sine, ObjectiveKind::seir,
-       ObjectiveKind::tuning});
+  static const auto t = engine_names<xarmed::ObjectiveKind>();
   return t;
 }
 
 const NameTable<xarmed::SplitRule>& names(xarmed::SplitRule) {
-  static const auto t = engine_names({xarmed::SplitRule::random_axis, xarmed::SplitRule::cyclic});
+  static const auto t = engine_names<xarmed::SplitRule>();
   return t;
 }
 
 const NameTable<xarmed::HctVariant>& names(xarmed::HctVariant) {
-  static const auto t = engine_names({xarmed::HctVariant::azar, xarmed::HctVariant::pyxab});
+  static const auto t = engine_names<xarmed::HctVariant>();
   return t;
 }
 
 const NameTable<xarmed::PointRule>& names(xarmed::PointRule) {
-  static const auto t = engine_names({xarmed::PointRule::centre, xarmed::PointRule::uniform});
+  static const auto t = engine_names<xarmed::PointRule>();
   return t;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -244,12 +245,14 @@ const NameTable<xarmed::HctVariant>& names(xarmed::HctVariant);
 /// The registered algorithm a configuration runs (actors/algorithms/).
 const actors::algorithms::AlgorithmKind& algorithm_kind(const ScenarioConfig& config);
 
-/// The name of `value` in its enum's table.
+/// The name of `value` in its enum's table; std::logic_error for a value the table misses (a
+/// value added to an enum without its name: tests/scenarios/name_tables_test.cpp walks them).
 template <class E>
 std::string name_of(E value) {
   for (const auto& [v, name] : names(E{}))
     if (v == value) return name;
-  return "?";
+  throw std::logic_error("name_of: a value without a name (" +
+                         std::to_string(static_cast<long long>(value)) + ")");
 }
 
 }  // namespace fedsim::scenario

@@ -47,7 +47,7 @@ std::vector<double> rdp_orders(OrderGrid grid) {
 std::string to_string(OrderGrid grid) {
   for (const auto& g : kGrids)
     if (g.grid == grid) return g.name;
-  return "?";
+  throw std::logic_error("to_string: not a OrderGrid value");
 }
 
 std::string to_string(RdpConversion conversion) {

@@ -13,7 +13,7 @@ std::string to_string(Algorithm algorithm) {
     case Algorithm::dp_fts: return "dp-fts";
     case Algorithm::dp_fts_de: return "dp-fts-de";
   }
-  return "?";
+  throw std::logic_error("to_string: not a Algorithm value");
 }
 
 std::string to_string(Branch branch) {
@@ -22,7 +22,7 @@ std::string to_string(Branch branch) {
     case Branch::local: return "local";
     case Branch::federated: return "federated";
   }
-  return "?";
+  throw std::logic_error("to_string: not a Branch value");
 }
 
 Choice ts_choose(const FboAgent& agent, RandomStream& rng) {

@@ -34,7 +34,7 @@ std::string to_string(PSchedule schedule) {
     case PSchedule::inv_square: return "1/t^2";
     case PSchedule::always_local: return "local";
   }
-  return "?";
+  throw std::logic_error("to_string: not a PSchedule value");
 }
 
 namespace {
@@ -73,7 +73,7 @@ std::string to_string(TemperatureSchedule schedule) {
     case TemperatureSchedule::fixed: return "fixed";
     case TemperatureSchedule::uniform: return "uniform";
   }
-  return "?";
+  throw std::logic_error("to_string: not a TemperatureSchedule value");
 }
 
 }  // namespace fedsim::fbo

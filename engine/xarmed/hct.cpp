@@ -20,7 +20,7 @@ std::string to_string(HctVariant variant) {
     case HctVariant::azar: return "azar";
     case HctVariant::pyxab: return "pyxab";
   }
-  return "?";
+  throw std::logic_error("to_string: not a HctVariant value");
 }
 
 double HctParams::c1() const { return std::pow(rho / (3.0 * nu1), 1.0 / 8.0); }

@@ -11,7 +11,11 @@ SplitRule parse_split_rule(const std::string& name) {
 }
 
 std::string to_string(SplitRule rule) {
-  return rule == SplitRule::random_axis ? "random" : "cyclic";
+  switch (rule) {
+    case SplitRule::random_axis: return "random";
+    case SplitRule::cyclic: return "cyclic";
+  }
+  throw std::logic_error("to_string: not a SplitRule value");
 }
 
 PointRule parse_point_rule(const std::string& name) {
@@ -20,7 +24,13 @@ PointRule parse_point_rule(const std::string& name) {
   throw std::invalid_argument("unknown point rule '" + name + "': allowed centre, uniform");
 }
 
-std::string to_string(PointRule rule) { return rule == PointRule::centre ? "centre" : "uniform"; }
+std::string to_string(PointRule rule) {
+  switch (rule) {
+    case PointRule::centre: return "centre";
+    case PointRule::uniform: return "uniform";
+  }
+  throw std::logic_error("to_string: not a PointRule value");
+}
 
 PartitionTree::PartitionTree(Box box, int k, SplitRule rule, std::uint64_t seed)
     : box_(std::move(box)), k_(k), rule_(rule), seed_(seed), max_depth_(0) {

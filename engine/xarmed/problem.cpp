@@ -26,7 +26,7 @@ std::string to_string(ObjectiveKind kind) {
     case ObjectiveKind::seir: return "seir";
     case ObjectiveKind::tuning: return "tuning";
   }
-  return "?";
+  throw std::logic_error("to_string: not a ObjectiveKind value");
 }
 
 OffsetObjective::OffsetObjective(std::shared_ptr<const Objective> base, double offset)
