@@ -8,7 +8,7 @@ namespace fedsim::baselines {
 
 namespace {
 
-void require(bool ok, const std::string& what) {
+void require_fed1_ucb(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("fed1-ucb: " + what);
 }
 
@@ -20,12 +20,12 @@ constexpr double max_exact = 9007199254740992.0;
 }  // namespace
 
 void Fed1UcbParams::validate() const {
-  require(arms_per_dim >= 1, "arms_per_dim must be >= 1");
-  require(std::isfinite(kappa) && kappa > 0, "kappa must be a finite number > 0");
-  require(std::isfinite(sigma) && sigma > 0, "sigma must be a finite number > 0");
+  require_fed1_ucb(arms_per_dim >= 1, "arms_per_dim must be >= 1");
+  require_fed1_ucb(std::isfinite(kappa) && kappa > 0, "kappa must be a finite number > 0");
+  require_fed1_ucb(std::isfinite(sigma) && sigma > 0, "sigma must be a finite number > 0");
   // The reference loop keeps one double per step: T is bounded as FN-UCB's.
-  require(budget >= 1 && budget <= 1000000000, "budget must be in [1, 1e9]");
-  require(clients >= 1, "clients must be >= 1");
+  require_fed1_ucb(budget >= 1 && budget <= 1000000000, "budget must be in [1, 1e9]");
+  require_fed1_ucb(clients >= 1, "clients must be >= 1");
 }
 
 std::int64_t Fed1UcbParams::phase_length(std::int64_t /*phase*/) const {
@@ -103,8 +103,8 @@ std::string check_fed1_ucb_report(const std::vector<double>& payload, std::size_
 // Client
 
 Fed1UcbClient::Fed1UcbClient(int id, std::int64_t arms) : id_(id) {
-  require(id >= 0, "client id must be >= 0");
-  require(arms >= 1 && arms <= max_exact, "arms must be in [1, 2^53]");
+  require_fed1_ucb(id >= 0, "client id must be >= 0");
+  require_fed1_ucb(arms >= 1 && arms <= max_exact, "arms must be in [1, 2^53]");
   sums_.assign(static_cast<std::size_t>(arms), 0.0);
   counts_.assign(static_cast<std::size_t>(arms), 0);
 }
@@ -153,17 +153,17 @@ Fed1UcbClient::State Fed1UcbClient::state() const {
 
 Fed1UcbClient Fed1UcbClient::from_state(const State& s) {
   Fed1UcbClient c(s.id, static_cast<std::int64_t>(s.sums.size()));
-  require(s.counts.size() == s.sums.size(), "state: counts and sums differ in size");
+  require_fed1_ucb(s.counts.size() == s.sums.size(), "state: counts and sums differ in size");
   for (std::size_t a = 0; a < s.sums.size(); ++a)
-    require(std::isfinite(s.sums[a]) && s.counts[a] >= 0, "state: bad sum or count");
+    require_fed1_ucb(std::isfinite(s.sums[a]) && s.counts[a] >= 0, "state: bad sum or count");
   if (s.broadcast.phase != 0) {
     const std::string why = check_fed1_ucb_broadcast(encode(s.broadcast), c.arms());
-    require(why.empty(), "state: " + why);
+    require_fed1_ucb(why.empty(), "state: " + why);
   } else {
-    require(s.broadcast == Fed1UcbBroadcast{} && s.done == 0, "state: phase 0 with pulls");
+    require_fed1_ucb(s.broadcast == Fed1UcbBroadcast{} && s.done == 0, "state: phase 0 with pulls");
   }
   c.broadcast_ = s.broadcast;
-  require(s.done >= 0 && s.done <= c.phase_pulls(), "state: done outside the phase");
+  require_fed1_ucb(s.done >= 0 && s.done <= c.phase_pulls(), "state: done outside the phase");
   c.done_ = s.done;
   c.sums_ = s.sums;
   c.counts_ = s.counts;
@@ -176,7 +176,7 @@ Fed1UcbClient Fed1UcbClient::from_state(const State& s) {
 Fed1UcbServer::Fed1UcbServer(const Fed1UcbParams& params, std::int64_t arms)
     : params_(params), arms_(arms) {
   params_.validate();
-  require(arms >= 1 && arms <= max_exact, "arms must be in [1, 2^53]");
+  require_fed1_ucb(arms >= 1 && arms <= max_exact, "arms must be in [1, 2^53]");
   broadcast_.phase = 1;
   for (std::int64_t a = 0; a < arms; ++a) broadcast_.active.push_back(a);
   broadcast_.pulls_per_arm = arms == 1 ? params_.budget : params_.phase_length(1);
@@ -244,18 +244,18 @@ Fed1UcbServer::State Fed1UcbServer::state() const {
 
 void Fed1UcbServer::restore(const State& s) {
   const std::string why = check_fed1_ucb_broadcast(encode(s.broadcast), arms_);
-  require(why.empty(), "state: " + why);
-  require(s.start >= 0, "state: negative phase start");
+  require_fed1_ucb(why.empty(), "state: " + why);
+  require_fed1_ucb(s.start >= 0, "state: negative phase start");
   const auto m = static_cast<std::size_t>(params_.clients);
-  require(s.reports.size() == m && s.received.size() == m, "state: client count differs");
+  require_fed1_ucb(s.reports.size() == m && s.received.size() == m, "state: client count differs");
   int count = 0;
   for (std::size_t i = 0; i < m; ++i) {
     if (s.received[i]) {
       ++count;
-      require(check_fed1_ucb_report(s.reports[i], s.broadcast.active.size()).empty(),
+      require_fed1_ucb(check_fed1_ucb_report(s.reports[i], s.broadcast.active.size()).empty(),
               "state: a stored report does not fit the phase");
     } else {
-      require(s.reports[i].empty(), "state: a report stored without its flag");
+      require_fed1_ucb(s.reports[i].empty(), "state: a report stored without its flag");
     }
   }
   broadcast_ = s.broadcast;

@@ -9,7 +9,7 @@ namespace {
 
 using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-void require(bool ok, const std::string& what) {
+void require_fn_ucb(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("fn-ucb: " + what);
 }
 
@@ -90,21 +90,21 @@ std::string check_payload(const std::vector<double>& payload, int p, bool with_v
 }  // namespace
 
 void FnUcbParams::validate() const {
-  require(arms_per_dim >= 1, "arms_per_dim must be >= 1");
-  require(width >= 1 && width <= 4096, "width must be in [1, 4096]");
-  require(std::isfinite(lambda) && lambda > 0, "lambda must be a finite number > 0");
-  require(std::isfinite(nu_gp) && nu_gp >= 0, "nu_gp must be a finite number >= 0");
-  require(std::isfinite(nu_nn) && nu_nn >= 0, "nu_nn must be a finite number >= 0");
-  require(std::isfinite(sync_threshold) && sync_threshold >= 0,
+  require_fn_ucb(arms_per_dim >= 1, "arms_per_dim must be >= 1");
+  require_fn_ucb(width >= 1 && width <= 4096, "width must be in [1, 4096]");
+  require_fn_ucb(std::isfinite(lambda) && lambda > 0, "lambda must be a finite number > 0");
+  require_fn_ucb(std::isfinite(nu_gp) && nu_gp >= 0, "nu_gp must be a finite number >= 0");
+  require_fn_ucb(std::isfinite(nu_nn) && nu_nn >= 0, "nu_nn must be a finite number >= 0");
+  require_fn_ucb(std::isfinite(sync_threshold) && sync_threshold >= 0,
           "sync_threshold (D) must be a finite number >= 0");
-  require(alpha_delay >= 0, "alpha_delay must be >= 0");
-  require(alpha_ramp >= 1, "alpha_ramp must be >= 1");
-  require(train_steps >= 1, "train_steps must be >= 1");
-  require(std::isfinite(learning_rate) && learning_rate > 0,
+  require_fn_ucb(alpha_delay >= 0, "alpha_delay must be >= 0");
+  require_fn_ucb(alpha_ramp >= 1, "alpha_ramp must be >= 1");
+  require_fn_ucb(train_steps >= 1, "train_steps must be >= 1");
+  require_fn_ucb(std::isfinite(learning_rate) && learning_rate > 0,
           "learning_rate must be a finite number > 0");
-  require(stop_training_after >= 0, "stop_training_after must be >= 0");
-  require(budget >= 1 && budget <= 1000000000, "budget must be in [1, 1e9]");
-  require(clients >= 1, "clients must be >= 1");
+  require_fn_ucb(stop_training_after >= 0, "stop_training_after must be >= 0");
+  require_fn_ucb(budget >= 1 && budget <= 1000000000, "budget must be in [1, 1e9]");
+  require_fn_ucb(clients >= 1, "clients must be >= 1");
 }
 
 FnUcbParams FnUcbParams::authors() {
@@ -158,8 +158,8 @@ FnUcbClient::FnUcbClient(int id, const FnUcbParams& params, std::shared_ptr<cons
       local_(model_ ? model_->initial : trainers::RegressionMlp(1, 1, Eigen::VectorXd::Zero(4))),
       sync_(local_) {
   params_.validate();
-  require(model_ != nullptr, "client needs a model");
-  require(id >= 0, "client id must be >= 0");
+  require_fn_ucb(model_ != nullptr, "client needs a model");
+  require_fn_ucb(id >= 0, "client id must be >= 0");
   const int p = model_->parameters();
   const Eigen::MatrixXd lambda_i = params_.lambda * Eigen::MatrixXd::Identity(p, p);
   w_new_ = Eigen::MatrixXd::Zero(p, p);
@@ -206,10 +206,10 @@ std::int64_t FnUcbClient::choose(std::int64_t t) const {
 }
 
 void FnUcbClient::observe(std::int64_t t, std::int64_t arm, double reward) {
-  require(t > t_,
+  require_fn_ucb(t > t_,
           "observe: round " + std::to_string(t) + " is not after round " + std::to_string(t_));
-  require(arm >= 0 && arm < model_->arms(), "observe: arm outside the mesh");
-  require(std::isfinite(reward), "observe: non-finite reward");
+  require_fn_ucb(arm >= 0 && arm < model_->arms(), "observe: arm outside the mesh");
+  require_fn_ucb(std::isfinite(reward), "observe: non-finite reward");
   const Eigen::VectorXd g = model_->features.row(arm).transpose();
   w_new_.noalias() += g * g.transpose();
   v_local_.noalias() += g * g.transpose();
@@ -291,20 +291,20 @@ FnUcbClient::State FnUcbClient::state() const {
 void FnUcbClient::restore(const State& s) {
   const int p = model_->parameters();
   const auto pp = static_cast<std::size_t>(p) * p, q = static_cast<std::size_t>(p);
-  require(s.id == id_, "state: another client's");
-  require(s.t >= 0 && s.t_last >= 0 && s.t_last <= s.t, "state: rounds out of order");
-  require(s.w_new.size() == pp && s.v_local.size() == pp && s.w_sync.size() == pp &&
+  require_fn_ucb(s.id == id_, "state: another client's");
+  require_fn_ucb(s.t >= 0 && s.t_last >= 0 && s.t_last <= s.t, "state: rounds out of order");
+  require_fn_ucb(s.w_new.size() == pp && s.v_local.size() == pp && s.w_sync.size() == pp &&
               s.v_ring_inv.size() == pp && s.b_new.size() == q && s.b_sync.size() == q &&
               s.theta_local.size() == q && s.theta_sync.size() == q,
           "state: sizes do not fit the model");
-  require(s.arms.size() == s.rewards.size() && s.arms.size() == static_cast<std::size_t>(s.t),
+  require_fn_ucb(s.arms.size() == s.rewards.size() && s.arms.size() == static_cast<std::size_t>(s.t),
           "state: one pull per round");
   for (const std::int64_t a : s.arms)
-    require(a >= 0 && a < model_->arms(), "state: arm outside the mesh");
+    require_fn_ucb(a >= 0 && a < model_->arms(), "state: arm outside the mesh");
   for (const auto* v : {&s.w_new, &s.b_new, &s.v_local, &s.w_sync, &s.b_sync, &s.v_ring_inv,
                         &s.theta_local, &s.theta_sync, &s.rewards})
-    for (const double x : *v) require(std::isfinite(x), "state: non-finite entry");
-  require(std::isfinite(s.logdet_last) && std::isfinite(s.criterion), "state: non-finite value");
+    for (const double x : *v) require_fn_ucb(std::isfinite(x), "state: non-finite entry");
+  require_fn_ucb(std::isfinite(s.logdet_last) && std::isfinite(s.criterion), "state: non-finite value");
   t_ = s.t;
   t_last_ = s.t_last;
   logdet_last_ = s.logdet_last;
@@ -327,7 +327,7 @@ void FnUcbClient::restore(const State& s) {
 FnUcbServer::FnUcbServer(const FnUcbParams& params, const FnUcbModel& model)
     : params_(params), p_(model.parameters()) {
   params_.validate();
-  require(model.initial.theta().size() == p_, "server: theta_0 does not fit the features");
+  require_fn_ucb(model.initial.theta().size() == p_, "server: theta_0 does not fit the features");
   w_sync_ = Eigen::MatrixXd::Zero(p_, p_);
   b_sync_ = Eigen::VectorXd::Zero(p_);
   v_ring_inv_ = Eigen::MatrixXd::Identity(p_, p_) / params_.lambda;
@@ -414,26 +414,26 @@ FnUcbServer::State FnUcbServer::state() const {
 
 void FnUcbServer::restore(const State& s) {
   const auto pp = static_cast<std::size_t>(p_) * p_, q = static_cast<std::size_t>(p_);
-  require(
+  require_fn_ucb(
       s.round >= 0 && s.last_round >= 0 && s.syncs >= 0 && (s.round == 0 || s.round > s.last_round),
       "state: rounds out of order");
-  require(s.w_sync.size() == pp && s.v_ring_inv.size() == pp && s.b_sync.size() == q &&
+  require_fn_ucb(s.w_sync.size() == pp && s.v_ring_inv.size() == pp && s.b_sync.size() == q &&
               s.theta_sync.size() == q,
           "state: sizes do not fit the model");
   for (const auto* v : {&s.w_sync, &s.b_sync, &s.v_ring_inv, &s.theta_sync})
-    for (const double x : *v) require(std::isfinite(x), "state: non-finite entry");
+    for (const double x : *v) require_fn_ucb(std::isfinite(x), "state: non-finite entry");
   const auto m = static_cast<std::size_t>(params_.clients);
-  require(s.reports.size() == m && s.received.size() == m, "state: client count differs");
+  require_fn_ucb(s.reports.size() == m && s.received.size() == m, "state: client count differs");
   int count = 0;
   for (std::size_t i = 0; i < m; ++i) {
     if (s.received[i]) {
       ++count;
-      require(s.round > 0 && check_fn_ucb_report(s.reports[i], p_, params_.sends_variance(s.round),
+      require_fn_ucb(s.round > 0 && check_fn_ucb_report(s.reports[i], p_, params_.sends_variance(s.round),
                                                  params_.trains_network(s.round), params_.lambda)
                                  .empty(),
               "state: a stored report does not fit its synchronisation");
     } else {
-      require(s.reports[i].empty(), "state: a report stored without its flag");
+      require_fn_ucb(s.reports[i].empty(), "state: a report stored without its flag");
     }
   }
   round_ = s.round;

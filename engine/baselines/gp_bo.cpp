@@ -14,7 +14,7 @@ namespace fedsim::baselines {
 
 namespace {
 
-void require(bool ok, const std::string& what) {
+void require_gp_bo(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("gp_bo: " + what);
 }
 
@@ -29,17 +29,17 @@ GpHyperparameters gpy_initial(int lengthscales) {
 }  // namespace
 
 void GpBoParams::validate() const {
-  require(initial_design >= 1, "initial_design must be an integer >= 1");
-  require(std::isfinite(xi) && xi >= 0.0, "xi must be a finite number >= 0");
-  require(refit_every >= 1, "refit_every must be an integer >= 1");
-  require(fit_restarts >= 1, "fit_restarts must be an integer >= 1");
-  require(fit_max_evaluations >= 1, "fit_max_evaluations must be an integer >= 1");
-  require(acquisition_samples >= 1, "acquisition_samples must be an integer >= 1");
-  require(acquisition_refine >= 0, "acquisition_refine must be an integer >= 0");
-  require(acquisition_max_evaluations >= 1, "acquisition_max_evaluations must be an integer >= 1");
-  require(batch_size >= 1, "batch_size must be an integer >= 1");
-  require(lipschitz_samples >= 0, "lipschitz_samples must be an integer >= 0");
-  require(std::isfinite(lipschitz_fallback) && lipschitz_fallback > 0.0,
+  require_gp_bo(initial_design >= 1, "initial_design must be an integer >= 1");
+  require_gp_bo(std::isfinite(xi) && xi >= 0.0, "xi must be a finite number >= 0");
+  require_gp_bo(refit_every >= 1, "refit_every must be an integer >= 1");
+  require_gp_bo(fit_restarts >= 1, "fit_restarts must be an integer >= 1");
+  require_gp_bo(fit_max_evaluations >= 1, "fit_max_evaluations must be an integer >= 1");
+  require_gp_bo(acquisition_samples >= 1, "acquisition_samples must be an integer >= 1");
+  require_gp_bo(acquisition_refine >= 0, "acquisition_refine must be an integer >= 0");
+  require_gp_bo(acquisition_max_evaluations >= 1, "acquisition_max_evaluations must be an integer >= 1");
+  require_gp_bo(batch_size >= 1, "batch_size must be an integer >= 1");
+  require_gp_bo(lipschitz_samples >= 0, "lipschitz_samples must be an integer >= 0");
+  require_gp_bo(std::isfinite(lipschitz_fallback) && lipschitz_fallback > 0.0,
           "lipschitz_fallback must be a finite number > 0");
   try {
     bounds.validate();
@@ -56,9 +56,9 @@ GpBo::GpBo(GpBoParams params, Box domain) : params_(params), domain_(std::move(d
 }
 
 void GpBo::observe(const Eigen::Ref<const Eigen::VectorXd>& x, double y) {
-  require(x.size() == domain_.dim(), "observed point has the wrong dimension");
-  require(x.allFinite(), "observed point must be finite");
-  require(std::isfinite(y), "observed value must be finite");
+  require_gp_bo(x.size() == domain_.dim(), "observed point has the wrong dimension");
+  require_gp_bo(x.allFinite(), "observed point must be finite");
+  require_gp_bo(std::isfinite(y), "observed value must be finite");
   inputs_.emplace_back(x);
   values_.push_back(y);
 }
@@ -79,7 +79,7 @@ bool GpBo::fit_due() const {
 }
 
 SeGpRegression GpBo::model(RandomStream& rng) {
-  require(num_observations() >= 1, "the model needs at least one observation");
+  require_gp_bo(num_observations() >= 1, "the model needs at least one observation");
   Eigen::MatrixXd X(num_observations(), domain_.dim());
   for (int i = 0; i < num_observations(); ++i) X.row(i) = inputs_[i].transpose();
   const Eigen::VectorXd y = standardised_values();

@@ -11,7 +11,7 @@ namespace fedsim::baselines {
 
 namespace {
 
-void require(bool ok, const std::string& what) {
+void require_kernel_ts(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("kernel_ts: " + what);
 }
 bool finite_positive(double v) { return std::isfinite(v) && v > 0.0; }
@@ -36,16 +36,16 @@ void cholesky_rank_one_update(Eigen::MatrixXd& l, Eigen::VectorXd x) {
 }  // namespace
 
 void KernelTsParams::validate() const {
-  require(finite_positive(lengthscale), "lengthscale must be a finite number > 0");
-  require(finite_positive(signal_variance), "signal_variance must be a finite number > 0");
-  require(finite_positive(lambda), "lambda must be a finite number > 0");
-  require(std::isfinite(v) && v >= 0.0, "v must be a finite number >= 0");
-  require(std::isfinite(B) && B >= 0.0, "B must be a finite number >= 0");
-  require(std::isfinite(R) && R >= 0.0, "R must be a finite number >= 0");
-  require(delta > 0.0 && delta < 1.0, "delta must be in (0, 1)");
-  require(candidates_per_dim == 0 || (candidates_per_dim >= 2 && candidates_per_dim <= max_candidates),
+  require_kernel_ts(finite_positive(lengthscale), "lengthscale must be a finite number > 0");
+  require_kernel_ts(finite_positive(signal_variance), "signal_variance must be a finite number > 0");
+  require_kernel_ts(finite_positive(lambda), "lambda must be a finite number > 0");
+  require_kernel_ts(std::isfinite(v) && v >= 0.0, "v must be a finite number >= 0");
+  require_kernel_ts(std::isfinite(B) && B >= 0.0, "B must be a finite number >= 0");
+  require_kernel_ts(std::isfinite(R) && R >= 0.0, "R must be a finite number >= 0");
+  require_kernel_ts(delta > 0.0 && delta < 1.0, "delta must be in (0, 1)");
+  require_kernel_ts(candidates_per_dim == 0 || (candidates_per_dim >= 2 && candidates_per_dim <= max_candidates),
           "candidates_per_dim must be 0 (auto) or an integer in [2, 100000]");
-  require(factor_tolerance > 0.0 && factor_tolerance < 1.0, "factor_tolerance must be in (0, 1)");
+  require_kernel_ts(factor_tolerance > 0.0 && factor_tolerance < 1.0, "factor_tolerance must be in (0, 1)");
 }
 
 int KernelTsParams::points_per_dim(int d) const {
@@ -61,7 +61,7 @@ KernelTs::KernelTs(KernelTsParams params, Box domain)
   const int per_dim = params_.points_per_dim(domain_.dim());
   double total = 1.0;
   for (int j = 0; j < domain_.dim(); ++j) total *= per_dim;
-  require(total <= static_cast<double>(max_candidates),
+  require_kernel_ts(total <= static_cast<double>(max_candidates),
           "candidates_per_dim^d must be <= 100000 (got " + std::to_string(per_dim) + "^" +
               std::to_string(domain_.dim()) + ")");
   prior_ = std::make_shared<const CandidatePrior>(

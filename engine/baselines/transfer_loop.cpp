@@ -67,22 +67,22 @@ TransferStep transfer_choose(TransferAlgorithm algorithm, const fbo::FboAgent& t
 }
 
 namespace {
-void require(bool ok, const std::string& what) {
+void require_transfer(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument(what);
 }
 }  // namespace
 
 void TransferLoopConfig::validate() const {
-  require(agents >= 1, "agents (the target and its peers) must be >= 1");
-  require(iterations >= 1, "iterations must be >= 1");
-  require(n_init >= 1, "n_init (the target's initial points) must be >= 1");
-  require(peer_observations >= 1, "peer observations t_n must be >= 1");
-  require(features >= 1, "features M must be >= 1");
-  require(lambda > 0 && std::isfinite(lambda), "lambda must be a finite number > 0");
-  require(noise_variance >= 0 && std::isfinite(noise_variance), "noise variance must be >= 0");
-  require(kernel_lengthscale > 0, "kernel lengthscale must be > 0");
-  require(acquisition_candidates >= 1, "acquisition_candidates must be >= 1");
-  require(acquisition_refine >= 0, "acquisition_refine must be >= 0");
+  require_transfer(agents >= 1, "agents (the target and its peers) must be >= 1");
+  require_transfer(iterations >= 1, "iterations must be >= 1");
+  require_transfer(n_init >= 1, "n_init (the target's initial points) must be >= 1");
+  require_transfer(peer_observations >= 1, "peer observations t_n must be >= 1");
+  require_transfer(features >= 1, "features M must be >= 1");
+  require_transfer(lambda > 0 && std::isfinite(lambda), "lambda must be a finite number > 0");
+  require_transfer(noise_variance >= 0 && std::isfinite(noise_variance), "noise variance must be >= 0");
+  require_transfer(kernel_lengthscale > 0, "kernel lengthscale must be > 0");
+  require_transfer(acquisition_candidates >= 1, "acquisition_candidates must be >= 1");
+  require_transfer(acquisition_refine >= 0, "acquisition_refine must be >= 0");
   rgpe.validate();
   taf.validate();
   objective.validate();
