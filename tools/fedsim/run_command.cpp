@@ -397,57 +397,78 @@ CLI::Validator not_empty(const std::string& what, const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+/// The options `run` and `serve` share, declared once (their texts differ where the commands
+/// do: a served run's agents live in other processes). Returns the --seed option.
+CLI::Option* add_run_options(CLI::App* cmd, RunCommandOptions& o) {
+  const bool serve = o.serve;
+  cmd->add_option("scenario", o.scenario,
+                  serve ? "scenario file (TOML, FBO family); none with --resume"
+                        : "scenario file (TOML, see scenarios/README.md); none with --resume");
+  cmd->add_option("--out", o.out, "output folder (default: out/<scenario name>)");
+  CLI::Option* seed = cmd->add_option("--seed", o.seed, "override the scenario's seed");
+  cmd->add_option("--set", o.overrides, "override a key: --set algorithm.q=0.5 (repeatable)")
+      ->allow_extra_args(false);  // one key=value per --set, so a positional may follow
+  cmd->add_option("--threads", o.threads, "actor scheduler threads (0: CAF's default)")
+      ->capture_default_str();
+  cmd->add_option("--checkpoint-every", o.checkpoint_every,
+                  serve ? "save a checkpoint in OUT/checkpoint after every R rounds (virtual time; "
+                          "the agent processes send their agents' states); one is also saved on "
+                          "SIGINT/SIGTERM, and kept when an agent process is lost"
+                        : "save a checkpoint in OUT/checkpoint after every R rounds (Fed-PNE: "
+                          "phases); one is also saved on SIGINT/SIGTERM, which then stop the run "
+                          "(exit 128 + signal). Actors driver only")
+      ->capture_default_str();
+  cmd->add_option("--resume", o.resume,
+                  serve ? "continue the served run in DIR from its checkpoint: the agents join "
+                          "again (from any processes) and get their states back (no SCENARIO, "
+                          "--set, --seed, --out or --force)"
+                        : "continue the interrupted run in DIR from its checkpoint, with the "
+                          "configuration it started with (its finished outputs are those of an "
+                          "uninterrupted run). Refused when the checkpoint was written by another "
+                          "build (commit) of fedsim, or DIR holds a run of another configuration");
+  cmd->add_flag("--resume-any-build", o.resume_any_build,
+                "with --resume: continue a checkpoint written by another build (commit) of "
+                "fedsim (its outputs may then differ from an uninterrupted run's)");
+  cmd->add_option("--max-memory", o.max_memory,
+                  "refuse the run when its estimated memory (scenarios/resources.hpp: the "
+                  "agents' posteriors, the candidate grid, ...) exceeds SIZE (8G, 512M; units K, "
+                  "M, G, T of 1024); default: the machine's physical memory; none: no check");
+  cmd->add_flag("--quiet", o.quiet, "no progress output");
+  cmd->add_option("--stream", o.stream,
+                  std::string("write the run's live event stream to FILE (- : standard output, "
+                              "and the result line goes to stderr): one JSON object a line, "
+                              "flushed after each round (docs/stream.md)") +
+                      (serve ? "" : ". Actors driver only"))
+      ->check(not_empty("give a file, or - for standard output", "FILE|-"));
+  cmd->add_option("--dashboard", o.dashboard,
+                  std::string("serve a live dashboard of the run at HOST:PORT (port 0: any free "
+                              "port; the URL is printed on stderr), e.g. 127.0.0.1:8050; open it "
+                              "in a browser") +
+                      (serve ? "" : ". Actors driver only"))
+      ->check(not_empty("give HOST:PORT, e.g. 127.0.0.1:8050", "HOST:PORT"));
+  cmd->add_flag("--dashboard-allow-remote", o.dashboard_allow_remote,
+                "allow a --dashboard address that is not loopback (the page shows the run to "
+                "whoever connects)");
+  cmd->add_flag("--force", o.force,
+                "replace a run of another configuration in --out (never a folder of other files)");
+  cmd->add_option("--log-level", o.log_level,
+                  "actor logs on stderr: a level (trace, debug, info, warn, error, off) or "
+                  "'warn,server=debug'; default warn, or SPDLOG_LEVEL");
+  return seed;
+}
+
+}  // namespace
+
 void add_run_command(CLI::App& app) {
   auto o = std::make_shared<RunCommandOptions>();
   CLI::App* cmd = app.add_subcommand("run", "Run a federation of actors from a scenario file");
-  cmd->add_option("scenario", o->scenario,
-                  "scenario file (TOML, see scenarios/README.md); none with --resume");
-  cmd->add_option("--out", o->out, "output folder (default: out/<scenario name>)");
-  auto* seed = cmd->add_option("--seed", o->seed, "override the scenario's seed");
-  cmd->add_option("--set", o->overrides, "override a key: --set algorithm.q=0.5 (repeatable)")
-      ->allow_extra_args(false);  // one key=value per --set, so a positional may follow
-  cmd->add_option("--threads", o->threads, "actor scheduler threads (0: CAF's default)")
-      ->capture_default_str();
+  CLI::Option* seed = add_run_options(cmd, *o);
   cmd->add_option("--driver", o->driver,
                   "actors (a federation in virtual time) | loop (the engine's synchronous loop: "
                   "a perfect network under sync only; the only driver of algorithm.name = hct)")
       ->capture_default_str();
-  cmd->add_option("--checkpoint-every", o->checkpoint_every,
-                  "save a checkpoint in OUT/checkpoint after every R rounds (Fed-PNE: phases); "
-                  "one is also saved on SIGINT/SIGTERM, which then stop the run (exit 128 + "
-                  "signal). Actors driver only")
-      ->capture_default_str();
-  cmd->add_option("--resume", o->resume,
-                  "continue the interrupted run in DIR from its checkpoint, with the "
-                  "configuration it started with (its finished outputs are those of an "
-                  "uninterrupted run). Refused when the checkpoint was written by another build "
-                  "(commit) of fedsim, or DIR holds a run of another configuration");
-  cmd->add_flag("--resume-any-build", o->resume_any_build,
-                "with --resume: continue a checkpoint written by another build (commit) of "
-                "fedsim (its outputs may then differ from an uninterrupted run's)");
-  cmd->add_option("--max-memory", o->max_memory,
-                  "refuse the run when its estimated memory (scenarios/resources.hpp: the "
-                  "agents' posteriors, the candidate grid, ...) exceeds SIZE (8G, 512M; units K, "
-                  "M, G, T of 1024); default: the machine's physical memory; none: no check");
-  cmd->add_flag("--quiet", o->quiet, "no progress output");
-  cmd->add_option("--stream", o->stream,
-                  "write the run's live event stream to FILE (- : standard output, and the "
-                  "result line goes to stderr): one JSON object a line, flushed after each "
-                  "round (docs/stream.md). Actors driver only")
-      ->check(not_empty("give a file, or - for standard output", "FILE|-"));
-  cmd->add_option("--dashboard", o->dashboard,
-                  "serve a live dashboard of the run at HOST:PORT (port 0: any free port; the "
-                  "URL is printed on stderr), e.g. 127.0.0.1:8050; open it in a browser. "
-                  "Actors driver only")
-      ->check(not_empty("give HOST:PORT, e.g. 127.0.0.1:8050", "HOST:PORT"));
-  cmd->add_flag("--dashboard-allow-remote", o->dashboard_allow_remote,
-                "allow a --dashboard address that is not loopback (the page shows the run to "
-                "whoever connects)");
-  cmd->add_flag("--force", o->force,
-                "replace a run of another configuration in --out (never a folder of other files)");
-  cmd->add_option("--log-level", o->log_level,
-                  "actor logs on stderr: a level (trace, debug, info, warn, error, off) or "
-                  "'warn,server=debug'; default warn, or SPDLOG_LEVEL");
   cmd->callback([o, seed] {
     o->has_seed = seed->count() > 0;
     run(*o);
@@ -460,7 +481,7 @@ void add_serve_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "serve", "Run a scenario's network, server, accountant and recorder here, with its agents "
                "joining from other processes (fedsim agents)");
-  cmd->add_option("scenario", o->scenario, "scenario file (TOML, FBO family); none with --resume");
+  CLI::Option* seed = add_run_options(cmd, *o);
   cmd->add_option("--listen", o->listen,
                   "HOST:PORT to listen on (port 0: any free port; --port-file says which)")
       ->required();
@@ -468,10 +489,6 @@ void add_serve_command(CLI::App& app) {
                   "file holding the secret shared with the agent processes (at least 16 bytes; "
                   "e.g. openssl rand -hex 32 > secret)")
       ->required();
-  cmd->add_option("--out", o->out, "output folder (default: out/<scenario name>)");
-  auto* seed = cmd->add_option("--seed", o->seed, "override the scenario's seed");
-  cmd->add_option("--set", o->overrides, "override a key: --set algorithm.q=0.5 (repeatable)")
-      ->allow_extra_args(false);
   cmd->add_option("--join-timeout", o->join_timeout,
                   "seconds to wait for every agent to join before giving up (exit 1)")
       ->capture_default_str();
@@ -483,45 +500,12 @@ void add_serve_command(CLI::App& app) {
                   "seconds a connection may take to prove the shared secret before it is closed "
                   "(until then its frames are at most 64 KiB and 256 KiB in all)")
       ->capture_default_str();
-  cmd->add_option("--checkpoint-every", o->checkpoint_every,
-                  "save a checkpoint in OUT/checkpoint after every R rounds (virtual time; the "
-                  "agent processes send their agents' states); one is also saved on "
-                  "SIGINT/SIGTERM, and kept when an agent process is lost")
-      ->capture_default_str();
-  cmd->add_option("--resume", o->resume,
-                  "continue the served run in DIR from its checkpoint: the agents join again "
-                  "(from any processes) and get their states back (no SCENARIO, --set, --seed, "
-                  "--out or --force)");
-  cmd->add_flag("--resume-any-build", o->resume_any_build,
-                "with --resume: continue a checkpoint written by another build (commit) of fedsim");
   cmd->add_option("--port-file", o->port_file, "write the port listened on to this file");
   cmd->add_option("--tls-cert", o->tls.certificate,
                   "TLS: this server's certificate (PEM; with --tls-key and --tls-ca the agents "
                   "must connect with TLS and a certificate signed by the same CA)");
   cmd->add_option("--tls-key", o->tls.key, "TLS: the certificate's private key (PEM)");
   cmd->add_option("--tls-ca", o->tls.ca, "TLS: the CA certificate that signed every participant's (PEM)");
-  cmd->add_option("--threads", o->threads, "actor scheduler threads (0: CAF's default)")
-      ->capture_default_str();
-  cmd->add_option("--max-memory", o->max_memory,
-                  "refuse the run when its estimated memory (scenarios/resources.hpp: the "
-                  "agents' posteriors, the candidate grid, ...) exceeds SIZE (8G, 512M; units K, "
-                  "M, G, T of 1024); default: the machine's physical memory; none: no check");
-  cmd->add_flag("--quiet", o->quiet, "no progress output");
-  cmd->add_option("--stream", o->stream,
-                  "write the run's live event stream to FILE (- : standard output): one JSON "
-                  "object a line, flushed after each round (docs/stream.md)")
-      ->check(not_empty("give a file, or - for standard output", "FILE|-"));
-  cmd->add_option("--dashboard", o->dashboard,
-                  "serve a live dashboard of the run at HOST:PORT (port 0: any free port; the "
-                  "URL is printed on stderr)")
-      ->check(not_empty("give HOST:PORT, e.g. 127.0.0.1:8050", "HOST:PORT"));
-  cmd->add_flag("--dashboard-allow-remote", o->dashboard_allow_remote,
-                "allow a --dashboard address that is not loopback");
-  cmd->add_flag("--force", o->force,
-                "replace a run of another configuration in --out (never a folder of other files)");
-  cmd->add_option("--log-level", o->log_level,
-                  "actor logs on stderr: a level (trace, debug, info, warn, error, off) or "
-                  "'warn,remote=info'; default warn, or SPDLOG_LEVEL");
   cmd->callback([o, seed] {
     o->has_seed = seed->count() > 0;
     run(*o);
