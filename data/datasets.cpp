@@ -29,31 +29,43 @@ std::string locate(const DataLocation& where, const std::string& package_dir,
   return path;
 }
 
+/// Fashion-MNIST's labels file, checked as fashion_mnist checks it.
+std::vector<int> fashion_mnist_labels(const DataLocation& where, int max_samples) {
+  const IdxArray labels = read_idx(locate(where, fashion_dir, "train-labels-idx1-ubyte.gz",
+                                          "dataset-fashion-mnist", "fashion-mnist"));
+  if (labels.dims.size() != 1)
+    throw std::runtime_error("data set 'fashion-mnist': the label file is not one-dimensional");
+  int n = static_cast<int>(labels.dims[0]);
+  if (max_samples > 0) n = std::min(n, max_samples);
+  std::vector<int> y(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    y[i] = labels.values[i];
+    if (y[i] > 9)
+      throw std::runtime_error("data set 'fashion-mnist': label " + std::to_string(y[i]) +
+                               " of sample " + std::to_string(i) + " is not in 0..9");
+  }
+  return y;
+}
+
 Dataset fashion_mnist(const DataLocation& where, int max_samples) {
   const std::string name = "fashion-mnist";
   const IdxArray images = read_idx(
       locate(where, fashion_dir, "train-images-idx3-ubyte.gz", "dataset-fashion-mnist", name));
-  const IdxArray labels = read_idx(
-      locate(where, fashion_dir, "train-labels-idx1-ubyte.gz", "dataset-fashion-mnist", name));
-  if (images.dims.size() < 2 || labels.dims.size() != 1 || images.dims[0] != labels.dims[0])
+  const std::vector<int> labels = fashion_mnist_labels(where, 0);
+  if (images.dims.size() < 2 || images.dims[0] != labels.size())
     throw std::runtime_error("data set 'fashion-mnist': the image and label files disagree on "
                              "the number of samples");
-  int n = static_cast<int>(images.dims[0]);
+  int n = static_cast<int>(labels.size());
   if (max_samples > 0) n = std::min(n, max_samples);
   const auto d = static_cast<Eigen::Index>(images.item_size());
   Dataset out;
   out.name = name;
   out.classes = 10;
   out.x.resize(n, d);
-  out.y.resize(n);
-  for (int i = 0; i < n; ++i) {
+  out.y.assign(labels.begin(), labels.begin() + n);
+  for (int i = 0; i < n; ++i)
     for (Eigen::Index j = 0; j < d; ++j)
       out.x(i, j) = static_cast<float>(images.values[static_cast<std::size_t>(i) * d + j]) / 255.0f;
-    out.y[i] = labels.values[i];
-    if (out.y[i] > 9)
-      throw std::runtime_error("data set 'fashion-mnist': label " + std::to_string(out.y[i]) +
-                               " of sample " + std::to_string(i) + " is not in 0..9");
-  }
   return out;
 }
 
@@ -145,6 +157,12 @@ Dataset load_dataset(const std::string& name, const DataLocation& where, int max
   std::string known;
   for (const auto& n : dataset_names()) known += (known.empty() ? "" : ", ") + n;
   throw std::invalid_argument("unknown data set '" + name + "': known " + known);
+}
+
+std::vector<int> load_labels(const std::string& name, const DataLocation& where,
+                             int max_samples) {
+  if (name == "fashion-mnist") return fashion_mnist_labels(where, max_samples);
+  return load_dataset(name, where, max_samples).y;  // the scikit-learn sets are small
 }
 
 }  // namespace fedsim::data

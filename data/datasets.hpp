@@ -40,4 +40,10 @@ struct DataLocation {
 Dataset load_dataset(const std::string& name, const DataLocation& where = {},
                      int max_samples = 0);
 
+/// load_dataset(name, where, max_samples).y, without keeping the features (Fashion-MNIST's
+/// images are not read): for the scenario loader, which draws a run's split from the labels
+/// alone to refuse one that cannot be drawn. The same errors as load_dataset.
+std::vector<int> load_labels(const std::string& name, const DataLocation& where = {},
+                             int max_samples = 0);
+
 }  // namespace fedsim::data

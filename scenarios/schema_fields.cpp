@@ -16,9 +16,13 @@
 #include "actors/policy/registry.hpp"
 #include "actors/run_keys.hpp"
 #include "data/datasets.hpp"
+#include "engine/xarmed/dp_fed_pne.hpp"
 #include "external/settings.hpp"
+#include "scenarios/echo.hpp"
 #include "scenarios/limits.hpp"
+#include "scenarios/program_path.hpp"
 #include "scenarios/schema.hpp"
+#include "scenarios/tuning_split.hpp"
 
 namespace fedsim::scenario {
 
@@ -447,25 +451,38 @@ Field<SyntheticConfig> dimension_field() {
 }
 
 /// command: the argv; an element starting with "./" or "../" is a path relative to the scenario
-/// file's folder (to the current folder from --set), stored absolute like every path key.
+/// file's folder (to the current folder from --set), stored absolute like every path key. The
+/// program must be executable and such a path must exist (the worker's script): checked at load,
+/// where a run would fail every evaluation.
 Field<SyntheticConfig> command_field() {
   Field<SyntheticConfig> f =
       value("command", &SyntheticConfig::command, any<std::vector<std::string>>(),
-            "the worker's program and arguments (argv[0] looked up in PATH); elements starting "
-            "with ./ or ../ are relative to the scenario file's folder");
+            "the worker's program and arguments (argv[0] looked up in PATH, an executable "
+            "file); elements starting with ./ or ../ are relative to the scenario file's folder "
+            "and must exist");
   f.allowed = "non-empty";
   f.read = [](const toml::node& n, SyntheticConfig& o, const std::string& key, Context& ctx) {
     o.command = Value<std::vector<std::string>>::read(n, key);
     const std::filesystem::path base =
         ctx.from_command.count(key) ? std::filesystem::current_path() : ctx.file_folder;
-    for (std::string& arg : o.command)
-      if (arg.rfind("./", 0) == 0 || arg.rfind("../", 0) == 0)
-        arg = std::filesystem::absolute(base / arg).lexically_normal().string();
+    for (std::size_t i = 0; i < o.command.size(); ++i) {
+      std::string& arg = o.command[i];
+      if (arg.rfind("./", 0) != 0 && arg.rfind("../", 0) != 0) continue;
+      const std::string given = arg;
+      arg = std::filesystem::absolute(base / arg).lexically_normal().string();
+      // The program (i = 0) is checked with the kind, below; an argument only for a command.
+      std::error_code ec;
+      if (i > 0 && o.kind == ObjectiveKind::command && !std::filesystem::exists(arg, ec))
+        fail(key, quote(arg) + " (" + quote(given) + ") does not exist");
+    }
   };
   f.also([](const SyntheticConfig& o, const std::string& key, Context&) {
-    if (o.kind == ObjectiveKind::command && (o.command.empty() || o.command.front().empty()))
+    if (o.kind != ObjectiveKind::command) return;
+    if (o.command.empty() || o.command.front().empty())
       fail(key, "required with " + kind_text(o.kind) +
                     ": a non-empty list of strings, the program and its arguments");
+    const std::string problem = program_problem(o.command.front());
+    if (!problem.empty()) fail(key, problem + " (allowed: an executable file)");
   });
   return for_kinds(std::move(f), {ObjectiveKind::command});
 }
@@ -537,6 +554,11 @@ Field<SyntheticConfig> optimum_field() {
   return f;
 }
 
+/// The seed of a tuning objective's split and training, 0 for the run's (FBO and X-armed name
+/// the member differently).
+std::uint64_t objective_seed_of(const SyntheticConfig& o) { return o.seed; }
+std::uint64_t objective_seed_of(const xarmed::ProblemConfig& o) { return o.objective_seed; }
+
 /// The keys of the tuning objective (docs/real-data.md), read by both families into members of
 /// the same names: SyntheticConfig (FBO) and xarmed::ProblemConfig (Fed-PNE, HCT). Each is
 /// wrapped by the family's own "used by world.objective.kind = tuning" rule.
@@ -576,7 +598,28 @@ std::vector<Field<S>> tuning_fields() {
             Rule<double>{"must be a number >= 0.01 (inf: proportional shares)",
                          [](double v) { return v >= 0.01; }, ">= 0.01, inf"},
             "tuning: Dirichlet alpha of each class's shares over the agents (small: few "
-            "classes per agent)"),
+            "classes per agent)")
+          .also([](const S& o, const std::string& key, Context& c) {
+            // Enough samples in all (samples' rule), but the run's own draws may still leave
+            // an agent short (skewed shares, rounding per class): drawn here, as the run would
+            // at its start, from the labels and the run's seed.
+            if (!o.is_tuning()) return;
+            const auto& names = data::dataset_names();
+            if (std::find(names.begin(), names.end(), o.dataset) == names.end()) return;
+            const int all = data::dataset_shape(o.dataset).samples;
+            const int used = o.samples == 0 ? all : std::min(o.samples, all);
+            const int agents = c.root.world.agents;
+            const std::uint64_t seed = objective_seed_of(o) != 0 ? objective_seed_of(o) : c.root.seed;
+            const std::string split = tuning_split_problem(
+                {o.dataset, o.samples, agents, o.label_skew, o.quantity_skew, seed});
+            if (!split.empty())
+              fail(key, "the " + std::to_string(used) + " samples of '" + o.dataset +
+                            "' cannot be split over world.agents = " + std::to_string(agents) +
+                            " with label_skew = " + number_text(o.label_skew) +
+                            ", quantity_skew = " + number_text(o.quantity_skew) + " and seed " +
+                            std::to_string(seed) + " (" + split +
+                            "; allowed: a split that leaves every agent at least 4 samples)");
+          }),
       value("quantity_skew", &S::quantity_skew, at_least(0.0),
             "tuning: sigma of the agents' lognormal size weights (0: none)"),
       value("positive_class", &S::positive_class, at_least(0),
@@ -1131,11 +1174,14 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
                        }
                      }),
                  value("dp_delta", &FedPneConfig::dp_delta,
-                       {"must be in (0, 1), or 0 for 1/M",
+                       {"must be in (0, 1), or 0 for min(1/M, 0.01)",
                         [](double v) { return v >= 0 && v < 1; }, "[0, 1) (dp-fed-pne)"},
-                       "the DP delta; 0: 1/M (needs M >= 2)")
-                     .noting([](const FedPneConfig& f, Context& c) {
-                       return f.dp_delta == 0 && f.is_private() ? one_over_m(c.root) : "";
+                       "the DP delta; 0: min(1/M, 0.01), the paper's 1/M for M >= 100 (below, "
+                       "1/M is the delta of publishing one client's data: 0.5 at M = 2)")
+                     .noting([](const FedPneConfig& f, Context& c) -> std::string {
+                       if (f.dp_delta != 0 || !f.is_private()) return "";
+                       return "  # 0: min(1/M, 0.01) = " +
+                              toml_float(xarmed::dp_fed_pne_delta(0, c.root.world.agents));
                      })};
     // dp_delta's rules depend on DP being on: checked before its range.
     const auto range = fields.back().check;
@@ -1144,9 +1190,6 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
         fail(key, "not used by fed-pne (only by dp-fed-pne, dp_epsilon > 0): must be 0 or "
                   "absent, got " + number_text(f.dp_delta));
       range(f, key, c);
-      if (f.is_private() && c.root.world.agents == 1 && f.dp_delta == 0)
-        fail(key, "0 means 1/M = 1 with world.agents = 1, which is no guarantee: give a "
-                  "dp_delta in (0, 1)");
     };
     return Table<FedPneConfig>{fields};
   }();

@@ -5,9 +5,6 @@
 #include <stdexcept>
 
 namespace fedsim::dp {
-namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
-}  // namespace
 
 double log_add(double a, double b) {
   const double hi = std::max(a, b), lo = std::min(a, b);

@@ -1,7 +1,12 @@
 #pragma once
 /// Log-space arithmetic and normal tails for the privacy accountants: sums of terms whose
 /// logs reach the hundreds, and tail probabilities far below the smallest double.
+#include <limits>
+
 namespace fedsim::dp {
+
+/// +infinity, for the accountants' log-space sums and losses.
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// log(e^a + e^b); either argument may be -inf.
 double log_add(double a, double b);

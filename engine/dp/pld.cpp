@@ -10,7 +10,6 @@
 
 namespace fedsim::dp {
 namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
 // Losses beyond this would overflow e^loss; their mass goes to infinity_mass (pessimistic).
 constexpr double kMaxLoss = 600.0;
 // A larger noise multiplier is treated as this one: more noise only lowers the losses, so the

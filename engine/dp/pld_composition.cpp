@@ -8,9 +8,10 @@
 #include <stdexcept>
 #include <unsupported/Eigen/FFT>
 
+#include "engine/dp/log_math.hpp"
+
 namespace fedsim::dp {
 namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 void check_factors(const std::vector<PldFactor>& factors) {
   if (factors.empty()) throw std::invalid_argument("composition needs at least one PLD");

@@ -9,7 +9,6 @@
 
 namespace fedsim::dp {
 namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
 // Terms of the fractional-order series summed at most (the rest is then bounded, not summed):
 // at q = 1/2 and large z the terms fall off only polynomially.
 constexpr long kMaxSeriesTerms = 100'000;

@@ -10,20 +10,20 @@
 namespace fedsim::fbo {
 
 namespace {
-void require(bool ok, const std::string& what) {
+void require_refit(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument(what);
 }
 bool finite_positive(double v) { return std::isfinite(v) && v > 0; }
 }  // namespace
 
 void RefitConfig::validate() const {
-  require(every >= 0, "refit_every must be an integer >= 0 (0: no refits)");
-  require(restarts >= 1, "refit_restarts must be an integer >= 1");
-  require(finite_positive(lengthscale_min), "refit_lengthscale_min must be a finite number > 0");
-  require(finite_positive(lengthscale_max) && lengthscale_max > lengthscale_min,
+  require_refit(every >= 0, "refit_every must be an integer >= 0 (0: no refits)");
+  require_refit(restarts >= 1, "refit_restarts must be an integer >= 1");
+  require_refit(finite_positive(lengthscale_min), "refit_lengthscale_min must be a finite number > 0");
+  require_refit(finite_positive(lengthscale_max) && lengthscale_max > lengthscale_min,
           "refit_lengthscale_max must be a finite number > refit_lengthscale_min");
-  require(finite_positive(noise_min), "refit_noise_min must be a finite number > 0");
-  require(finite_positive(noise_max) && noise_max > noise_min,
+  require_refit(finite_positive(noise_min), "refit_noise_min must be a finite number > 0");
+  require_refit(finite_positive(noise_max) && noise_max > noise_min,
           "refit_noise_max must be a finite number > refit_noise_min");
 }
 

@@ -12,18 +12,18 @@ namespace fedsim::trainers {
 
 namespace {
 
-void require(bool ok, const char* what) {
+void require_softmax(bool ok, const char* what) {
   if (!ok) throw std::invalid_argument(what);
 }
 
 }  // namespace
 
 void SoftmaxSettings::validate() const {
-  require(batch_size >= 1, "softmax regression: batch_size must be >= 1");
-  require(std::isfinite(l2) && l2 >= 0, "softmax regression: l2 must be a finite number >= 0");
-  require(std::isfinite(learning_rate) && learning_rate > 0,
+  require_softmax(batch_size >= 1, "softmax regression: batch_size must be >= 1");
+  require_softmax(std::isfinite(l2) && l2 >= 0, "softmax regression: l2 must be a finite number >= 0");
+  require_softmax(std::isfinite(learning_rate) && learning_rate > 0,
           "softmax regression: learning_rate must be a finite number > 0");
-  require(epochs >= 1, "softmax regression: epochs must be >= 1");
+  require_softmax(epochs >= 1, "softmax regression: epochs must be >= 1");
 }
 
 std::vector<int> LinearModel::predict(const Eigen::Ref<const Eigen::MatrixXd>& X) const {

@@ -1,5 +1,6 @@
 #include "engine/xarmed/dp_fed_pne.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -13,13 +14,15 @@ double dp_fed_pne_noise_std(double epsilon, double delta) {
   return std::sqrt(2.0 * std::log(1.25 / delta)) / epsilon;
 }
 
-FederatedDpGuarantee dp_fed_pne_guarantee(double epsilon, double delta, int clients) {
+double dp_fed_pne_delta(double delta, int clients) {
   if (clients < 1) throw std::invalid_argument("dp-fed-pne: clients must be >= 1");
+  return delta > 0.0 ? delta : std::min(1.0 / clients, max_default_dp_delta);
+}
+
+FederatedDpGuarantee dp_fed_pne_guarantee(double epsilon, double delta, int clients) {
   FederatedDpGuarantee g;
   g.epsilon = epsilon;
-  g.delta = delta > 0.0 ? delta : 1.0 / clients;
-  if (clients == 1 && delta == 0.0)
-    throw std::invalid_argument("dp-fed-pne: delta = 1/M = 1 is no guarantee; give delta");
+  g.delta = dp_fed_pne_delta(delta, clients);
   g.clients = clients;
   g.noise_std = dp_fed_pne_noise_std(epsilon, g.delta);
   g.classic_range = epsilon < 1.0;

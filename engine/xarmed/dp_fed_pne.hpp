@@ -25,9 +25,21 @@ struct FederatedDpGuarantee {
   std::string mechanism = "gaussian (per reward, before the local mean)";
 };
 
-/// The guarantee of a DP-Fed-PNE run with M clients. delta = 0 means the paper's 1 / M.
-/// Throws std::invalid_argument for bad values (see dp_fed_pne_noise_std, clients >= 2 as in
-/// Definition 2; M = 1 is allowed and then reads as plain (eps, delta)-DP).
+/// The largest default DP delta. The paper's 1/M (Theorem D.2) is the delta of a mechanism that
+/// publishes one client's data outright, vacuous for small M (0.5 at M = 2, 1 at M = 1), and DP
+/// wants delta well below 1/M: the default stops at 0.01, as privacy.delta's min(1/N^1.1, 0.01)
+/// does for DP-FTS-DE (engine/fbo/reference_loop.hpp, max_default_delta). It keeps the paper's
+/// value for M >= 100.
+constexpr double max_default_dp_delta = 0.01;
+
+/// A run's DP delta: `delta` when > 0, else the default min(1/M, max_default_dp_delta).
+/// Throws std::invalid_argument unless clients >= 1.
+double dp_fed_pne_delta(double delta, int clients);
+
+/// The guarantee of a DP-Fed-PNE run with M clients. delta = 0 means the default,
+/// dp_fed_pne_delta(0, M). Throws std::invalid_argument for bad values (see
+/// dp_fed_pne_noise_std, clients >= 1; Definition 2 has M >= 2, and M = 1 reads as plain
+/// (eps, delta)-DP).
 FederatedDpGuarantee dp_fed_pne_guarantee(double epsilon, double delta, int clients);
 
 }  // namespace fedsim::xarmed

@@ -28,7 +28,7 @@ struct FedPneConfig {
   /// keys of a scenario file live in this one struct. Fed-PNE ignores it.
   HctVariant hct_variant = HctVariant::azar;
   double dp_epsilon = 0.0;         ///< > 0 runs DP-Fed-PNE
-  double dp_delta = 0.0;           ///< DP delta; 0 means 1 / M
+  double dp_delta = 0.0;           ///< DP delta; 0: min(1/M, 0.01) (dp_fed_pne_delta)
   bool record_curve = true;        ///< keep the per-step average regret curve (T doubles)
 
   bool is_private() const { return dp_epsilon > 0.0; }

@@ -7,13 +7,13 @@
 
 namespace fedsim::xarmed {
 namespace {
-constexpr double inf = std::numeric_limits<double>::infinity();
+constexpr double pyxab_inf = std::numeric_limits<double>::infinity();
 }  // namespace
 
 PyxabHct::PyxabHct(PartitionTree tree, const HctParams& params, PointRule rule)
     : tree_(std::move(tree)), params_(params), rule_(rule) {
   params_.validate();
-  nodes_.push_back(Node{PartitionTree::root(), -1, {}, 0, 0.0, inf, inf});
+  nodes_.push_back(Node{PartitionTree::root(), -1, {}, 0, 0.0, pyxab_inf, pyxab_inf});
   cells_.push_back(tree_.box());
   layers_.push_back({0});
   expand(0);
@@ -25,7 +25,7 @@ double PyxabHct::delta_tilde(double cap) const {
 
 void PyxabHct::compute_u(Node& n, double dt) const {
   if (n.pulls == 0) {
-    n.u = inf;
+    n.u = pyxab_inf;
     return;
   }
   const double pulls = static_cast<double>(n.pulls);
@@ -43,7 +43,7 @@ void PyxabHct::update_b_all() {
         n.b = n.u;
         continue;
       }
-      double best = -inf;
+      double best = -pyxab_inf;
       for (std::size_t c : n.children) best = std::max(best, nodes_[c].b);
       n.b = std::min(n.u, best);
     }
@@ -56,7 +56,7 @@ void PyxabHct::expand(std::size_t slot) {
   std::vector<std::size_t> children;
   for (int j = 0; j < tree_.arity(); ++j) {
     const std::size_t c = nodes_.size();
-    nodes_.push_back(Node{tree_.child(id, j), static_cast<std::int64_t>(slot), {}, 0, 0.0, inf, inf});
+    nodes_.push_back(Node{tree_.child(id, j), static_cast<std::int64_t>(slot), {}, 0, 0.0, pyxab_inf, pyxab_inf});
     cells_.push_back(tree_.child_cell(cells_[slot], id, j));
     if (layers_.size() <= static_cast<std::size_t>(id.depth + 1)) layers_.emplace_back();
     layers_[static_cast<std::size_t>(id.depth + 1)].push_back(c);

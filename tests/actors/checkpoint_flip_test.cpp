@@ -158,7 +158,10 @@ Tally flip_and_resume(const char* text, int every, int stop, int per_blob) {
 
 std::string describe(const Tally& t) {
   std::string out;
-  for (const auto& [member, counts] : t.by_member) {
+  for (const auto& entry : t.by_member) {
+    // Not a structured binding: clang before C++20 cannot capture one (CI's ASan build).
+    const std::string& member = entry.first;
+    const auto& counts = entry.second;
     auto get = [&](Outcome o) {
       auto it = counts.find(o);
       return it == counts.end() ? 0 : it->second;

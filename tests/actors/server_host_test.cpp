@@ -105,20 +105,22 @@ TEST_CASE("server_host: refused with a private algorithm, checkpoints, or no act
 namespace {
 
 // Servers that break the protocol: one with no handler for reports (CAF answers such a delivery
-// with an error), one that stops itself when the first report comes.
-caf::behavior deaf_server(caf::event_based_actor*) {
+// with an error), one that stops itself when the first report comes. Each takes an unused
+// argument: CAF 0.17 binds a function actor spawned without one through a null
+// shared_ptr<tuple<>>, which UBSan reports (CI's ASan job).
+caf::behavior deaf_server(caf::event_based_actor*, int) {
   return {[](kickoff, virtual_time) { return caf::ok_atom_v; },
           [](const agent_done&, virtual_time) { return caf::ok_atom_v; }};
 }
 
-caf::behavior quitting_server(caf::event_based_actor* self) {
+caf::behavior quitting_server(caf::event_based_actor* self, int) {
   return {[](kickoff, virtual_time) { return caf::ok_atom_v; },
           [self](const report&, virtual_time) { self->quit(); }};
 }
 
 /// Ends as it starts, before any delivery: with no behaviour, or with an exception.
-caf::behavior gone_server(caf::event_based_actor*) { return {}; }
-caf::behavior throwing_server(caf::event_based_actor*) {
+caf::behavior gone_server(caf::event_based_actor*, int) { return {}; }
+caf::behavior throwing_server(caf::event_based_actor*, int) {
   throw std::runtime_error("the server could not start");
 }
 
@@ -139,13 +141,13 @@ TEST_CASE("server_host: a server that cannot handle a delivery, or stops, fails 
   RunOptions opt;
   opt.threads = 2;
   opt.out_dir = test::fresh_dir("server-host-deaf").string();
-  opt.server_host = [](const ServerSlots& s) { return s.network.home_system().spawn(deaf_server); };
+  opt.server_host = [](const ServerSlots& s) { return s.network.home_system().spawn(deaf_server, 0); };
   const std::string deaf = failure_of(c, opt);
   CHECK_THAT(deaf, Catch::Contains("server: answered a delivery with an error"));
   CHECK_THAT(deaf, Catch::Contains("unexpected_message"));
   opt.out_dir = test::fresh_dir("server-host-quits").string();
   opt.server_host = [](const ServerSlots& s) {
-    return s.network.home_system().spawn(quitting_server);
+    return s.network.home_system().spawn(quitting_server, 0);
   };
   CHECK_THAT(failure_of(c, opt), Catch::Contains("server: stopped before the run ended"));
 }
@@ -160,7 +162,7 @@ TEST_CASE("server_host: a server that is gone before the run starts fails the ru
     opt.threads = threads;
     opt.out_dir = test::fresh_dir("server-host-gone").string();
     opt.server_host = [](const ServerSlots& s) {
-      const caf::actor server = s.network.home_system().spawn(gone_server);
+      const caf::actor server = s.network.home_system().spawn(gone_server, 0);
       caf::scoped_actor wait{s.network.home_system()};
       wait->monitor(server);
       wait->receive([](caf::down_msg&) {});  // gone for sure before the run starts
@@ -169,7 +171,7 @@ TEST_CASE("server_host: a server that is gone before the run starts fails the ru
     CHECK_THAT(failure_of(c, opt), Catch::Contains("server: stopped before the run ended"));
     opt.out_dir = test::fresh_dir("server-host-throws").string();
     opt.server_host = [](const ServerSlots& s) {
-      const caf::actor server = s.network.home_system().spawn(throwing_server);
+      const caf::actor server = s.network.home_system().spawn(throwing_server, 0);
       caf::scoped_actor wait{s.network.home_system()};
       wait->monitor(server);
       wait->receive([](caf::down_msg&) {});

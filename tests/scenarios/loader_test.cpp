@@ -696,12 +696,13 @@ TEST_CASE("the X-armed scenarios are the Fed-PNE paper's settings", "[scenario]"
   const ScenarioConfig dp = load_scenario(shipped_path("xarmed/dp-garland.toml"));
   CHECK(dp.xarmed.fed_pne.is_private());
   CHECK(dp.xarmed.fed_pne.dp_epsilon == 1.0);
-  CHECK(dp.xarmed.fed_pne.dp_delta == 0.0);  // 1/M
+  CHECK(dp.xarmed.fed_pne.dp_delta == 0.1);  // the paper's 1/M, given (the default would be 0.01)
   // Apart from the name and the DP settings, it is garland.toml.
   ScenarioConfig no_dp = dp;
   no_dp.name = garland.name;
   no_dp.source_file = garland.source_file;
   no_dp.xarmed.fed_pne.dp_epsilon = 0;
+  no_dp.xarmed.fed_pne.dp_delta = 0;
   CHECK(to_toml(no_dp) == to_toml(garland));
 }
 
@@ -837,9 +838,7 @@ TEST_CASE("X-armed scenario errors name the file, the key and the allowed values
   expect_error("x-dp-delta.toml", fed + "dp_delta = 0.1\n",
                {"key 'algorithm.dp_delta'", "not used by fed-pne", "0 or absent", "got 0.1"});
   expect_error("x-dp-delta2.toml", dp + "dp_delta = 1.0\n",
-               {"key 'algorithm.dp_delta'", "(0, 1)", "0 for 1/M", "got 1"});
-  expect_error("x-dp-one.toml", dp + "[world]\nagents = 1\n",
-               {"key 'algorithm.dp_delta'", "1/M = 1", "(0, 1)"});
+               {"key 'algorithm.dp_delta'", "(0, 1)", "0 for min(1/M, 0.01)", "got 1"});
 
   // Values.
   expect_error("x-split.toml", fed + "split = \"diagonal\"\n",
@@ -868,6 +867,20 @@ TEST_CASE("X-armed scenario errors name the file, the key and the allowed values
   expect_error(
       "x-async.toml", dp + "[policy]\nkind = \"async\"\nasync_every = 2\n",
       {"key 'policy.kind'", "'async' is not supported by dp-fed-pne", "allowed: sync, deadline"});
+}
+
+TEST_CASE("dp-fed-pne's default dp_delta is min(1/M, 0.01), also for one client", "[scenario]") {
+  const std::string dp = "[algorithm]\nname = \"dp-fed-pne\"\ndp_epsilon = 1.0\n";
+  // 1/M would be 1 for M = 1 (refused before, as no guarantee), 0.5 for M = 2.
+  for (const auto& [agents, note] : std::vector<std::pair<int, std::string>>{
+           {1, "0.01"}, {2, "0.01"}, {10, "0.01"}, {100, "0.01"}, {200, "0.005"}}) {
+    INFO("M = " << agents);
+    const ScenarioConfig c = load_scenario(write_scenario(
+        "x-dp-default.toml", dp + "[world]\nagents = " + std::to_string(agents) + "\n"));
+    CHECK(c.xarmed.fed_pne.dp_delta == 0.0);
+    CHECK(to_toml(c).find("dp_delta = 0.0  # 0: min(1/M, 0.01) = " + note + "\n") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("validate checks X-armed configs built in code", "[scenario]") {

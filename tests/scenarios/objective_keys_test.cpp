@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "scenarios/loader.hpp"
 
@@ -214,7 +217,12 @@ TEST_CASE("objective keys: the resolved config of each new kind loads back to th
 
 TEST_CASE("objective keys: command elements starting with ./ or ../ are paths from the scenario",
           "[scenario][objective]") {
-  const fs::path folder = fs::absolute("objective-scenarios");
+  const fs::path folder = fs::temp_directory_path() /
+                          ("fedsim-objective-keys-" + std::to_string(::getpid())) / "scenarios";
+  // The paths must exist (the next test): a script and a folder.
+  fs::create_directories(folder / "data" / "x");
+  std::ofstream(folder.parent_path() / "w.py") << "";
+  std::ofstream("objective-keys-v.py") << "";
   const std::string text = scenario_text(
       "kind = \"command\"\ndimension = 1\n"
       "command = [\"python3\", \"../w.py\", \"-v\", \"./data/x\", \"w.py\", \"/abs/y\"]");
@@ -228,9 +236,57 @@ TEST_CASE("objective keys: command elements starting with ./ or ../ are paths fr
   CHECK(c.command[5] == "/abs/y");
   // From --set: relative to the current folder.
   const auto o = load_scenario_text(text, (folder / "s.toml").string(),
-                                    {"world.objective.command=[\"./v.py\"]"})
+                                    {"world.objective.command=[\"python3\", \"./objective-keys-v.py\"]"})
                      .config.world.objective;
-  CHECK(o.command == std::vector<std::string>{(fs::current_path() / "v.py").string()});
+  CHECK(o.command == std::vector<std::string>{"python3",
+                                              (fs::current_path() / "objective-keys-v.py").string()});
+  fs::remove("objective-keys-v.py");
+  fs::remove_all(folder.parent_path());
+}
+
+TEST_CASE("objective keys: a command's program must be executable and its ./ ../ paths exist",
+          "[scenario][objective]") {
+  const fs::path folder = fs::absolute("objective-command-checks");
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  const fs::path script = folder / "worker.sh";
+  std::ofstream(script) << "#!/bin/sh\n";
+  const std::string path = (folder / "s.toml").string();
+  const auto error = [&](const std::string& command) {
+    try {
+      load_scenario_text(scenario_text("kind = \"command\"\ndimension = 1\ncommand = " + command),
+                         path);
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // Not executable (no execute bit for anyone: refused for root too).
+  fs::permissions(script, fs::perms::owner_read | fs::perms::owner_write);
+  CHECK(has(error("[\"./worker.sh\"]"), "key 'world.objective.command': program '" +
+                                             script.string() + "' is not executable"));
+  fs::permissions(script, fs::perms::owner_all);
+  CHECK(error("[\"./worker.sh\"]").empty());
+  CHECK(error("[\"" + script.string() + "\", \"-v\"]").empty());
+  // Missing, a folder, not in PATH.
+  CHECK(has(error("[\"./missing.sh\"]"),
+            "key 'world.objective.command': program '" + (folder / "missing.sh").string() +
+                "' does not exist (allowed: an executable file)"));
+  CHECK(has(error("[\"/nonexistent/fedsim-worker\"]"),
+            "program '/nonexistent/fedsim-worker' does not exist"));
+  CHECK(has(error("[\"" + folder.string() + "\"]"), "' is not a file"));
+  CHECK(has(error("[\"fedsim-no-such-program-7f3a\"]"),
+            "key 'world.objective.command': program 'fedsim-no-such-program-7f3a' is not an "
+            "executable file in any folder of PATH"));
+  CHECK(error("[\"sh\", \"-c\", \"exit 0\"]").empty());  // found in PATH
+  // A script given relative to the scenario must exist; other arguments are not paths.
+  CHECK(has(error("[\"sh\", \"../objective-command-checks/gone.py\"]"),
+            "key 'world.objective.command': '" + (folder / "gone.py").string() +
+                "' ('../objective-command-checks/gone.py') does not exist"));
+  CHECK(error("[\"sh\", \"./worker.sh\", \"gone.py\", \"/nonexistent/out\"]").empty());
+  // Only for kind command: under tcp the key is inert (a warning), not checked.
+  CHECK(error_of(tcp_head + "command = [\"./missing.sh\", \"../gone\"]").empty());
+  fs::remove_all(folder);
 }
 
 TEST_CASE("objective keys: kind tuning, its keys checked, inert elsewhere, written back",
@@ -279,6 +335,48 @@ TEST_CASE("objective keys: kind tuning, its keys checked, inert elsewhere, writt
   // Grid kinds resolve as before the tuning kind existed.
   CHECK_FALSE(has(to_toml(load_scenario_text(scenario_text("kind = \"perturbed\""), "o.toml").config),
                   "label_skew"));
+}
+
+TEST_CASE("objective keys: a tuning split the run could not draw is refused at load",
+          "[scenario][objective][tuning]") {
+  // Digits' 1797 samples over 400 agents: more than the 4 each needs on average, but the
+  // Dirichlet(0.5) shares of its 10 classes leave an agent short in each of the split's 1000
+  // draws (the run failed at its start, exit 1). Over 100 agents a draw succeeds.
+  const std::string head = "kind = \"tuning\"\n";
+  const auto agents = [](int n, const std::string& objective) {
+    std::string t = scenario_text(objective);
+    t.replace(t.find("agents = 4"), 10, "agents = " + std::to_string(n));
+    try {
+      load_scenario_text(t, "objective.toml");
+    } catch (const ScenarioError& err) {
+      return std::string(err.what());
+    }
+    return std::string();
+  };
+  const std::string e = agents(400, head);
+  CHECK(has(e, "key 'world.objective.label_skew': the 1797 samples of 'digits' cannot be split "
+               "over world.agents = 400 with label_skew = 0.5, quantity_skew = 0 and seed 1 "
+               "(split: no draw in 1000 attempts gave each of 400 agents at least 4 of the 1797 "
+               "samples"));
+  CHECK(e.find('\n') == std::string::npos);
+  CHECK(agents(100, head).empty());
+  CHECK(has(agents(100, head + "samples = 450"),
+            "the 450 samples of 'digits' cannot be split over world.agents = 100"));
+  CHECK(has(agents(400, head + "quantity_skew = 2.0"), "quantity_skew = 2"));
+  // The objective's own seed when given, else the run's, as the run draws it.
+  CHECK(has(agents(400, head + "seed = 7"), "and seed 7 ("));
+  // X-armed (Fed-PNE) too, with the run's seed.
+  const std::string x = "name = \"x\"\nseed = 5\n[world]\nagents = 440\n[world.objective]\n" +
+                        head + "task = \"svm\"\ndataset = \"digits\"\n[algorithm]\nname = \"fed-pne\"\n"
+                               "budget = 100\n";
+  try {
+    load_scenario_text(x, "x.toml");
+    FAIL("no error");
+  } catch (const ScenarioError& err) {
+    CHECK(has(err.what(), "key 'world.objective.label_skew': the 1797 samples of 'digits' cannot be "
+                          "split over world.agents = 440"));
+    CHECK(has(err.what(), "and seed 5 ("));
+  }
 }
 
 TEST_CASE("objective keys: X-armed kind tuning (Fed-PNE, HCT), its keys checked, inert "

@@ -207,7 +207,7 @@ void add_xarmed_command(CLI::App& app) {
   cmd->add_option("--budget", o->budget, "T: pulls per client (HCT: evaluations)")
       ->capture_default_str();
   cmd->add_option("--eps", o->eps, "dp-fed-pne: epsilon");
-  cmd->add_option("--dp-delta", o->dp_delta, "dp-fed-pne: delta (default 1/M)");
+  cmd->add_option("--dp-delta", o->dp_delta, "dp-fed-pne: delta (default min(1/M, 0.01))");
   cmd->add_option("--seeds", o->seeds, "number of seeds, from --seed on")->capture_default_str();
   cmd->add_option("--seed", o->seed, "first seed")
       ->check(seed_check(9223372036854775807ULL))

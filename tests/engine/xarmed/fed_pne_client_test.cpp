@@ -63,7 +63,7 @@ TEST_CASE("dp-fed-pne: sigma^2 = 2 log(1.25 / delta) / eps^2 and the guarantee a
           "[xarmed]") {
   CHECK(fedsim::xarmed::dp_fed_pne_noise_std(1.0, 0.1) == Approx(2.247544724497493).epsilon(1e-14));
   CHECK(fedsim::xarmed::dp_fed_pne_noise_std(0.5, 1e-5) == Approx(9.689610525210778).epsilon(1e-14));
-  const auto g = fedsim::xarmed::dp_fed_pne_guarantee(0.5, 0.0, 10);  // delta = 1/M
+  const auto g = fedsim::xarmed::dp_fed_pne_guarantee(0.5, 0.1, 10);
   CHECK(g.epsilon == 0.5);
   CHECK(g.delta == 0.1);
   CHECK(g.clients == 10);
@@ -74,7 +74,27 @@ TEST_CASE("dp-fed-pne: sigma^2 = 2 log(1.25 / delta) / eps^2 and the guarantee a
   CHECK_FALSE(fedsim::xarmed::dp_fed_pne_guarantee(2.0, 0.01, 10).classic_range);
   CHECK_THROWS_AS(fedsim::xarmed::dp_fed_pne_noise_std(0.0, 0.1), std::invalid_argument);
   CHECK_THROWS_AS(fedsim::xarmed::dp_fed_pne_noise_std(1.0, 1.0), std::invalid_argument);
-  CHECK_THROWS_AS(fedsim::xarmed::dp_fed_pne_guarantee(1.0, 0.0, 1), std::invalid_argument);
+  CHECK_THROWS_AS(fedsim::xarmed::dp_fed_pne_guarantee(1.0, 0.1, 0), std::invalid_argument);
+}
+
+TEST_CASE("dp-fed-pne: the default DP delta is min(1/M, 0.01), the paper's 1/M from M = 100",
+          "[xarmed]") {
+  using fedsim::xarmed::dp_fed_pne_delta;
+  using fedsim::xarmed::dp_fed_pne_guarantee;
+  // Below M = 100, 1/M (0.5 at M = 2, 1 at M = 1: no guarantee) is capped at 0.01.
+  for (int m : {1, 2, 10, 99, 100}) {
+    INFO("M = " << m);
+    CHECK(dp_fed_pne_delta(0.0, m) == 0.01);
+    CHECK(dp_fed_pne_guarantee(1.0, 0.0, m).delta == 0.01);
+    CHECK(dp_fed_pne_guarantee(1.0, 0.0, m).noise_std ==
+          Approx(std::sqrt(2 * std::log(125.0))).epsilon(1e-14));
+  }
+  CHECK(dp_fed_pne_delta(0.0, 101) == 1.0 / 101);
+  CHECK(dp_fed_pne_delta(0.0, 1000) == 1.0 / 1000);
+  // A given delta is kept, above the cap too.
+  CHECK(dp_fed_pne_delta(0.2, 2) == 0.2);
+  CHECK(dp_fed_pne_delta(1e-6, 1) == 1e-6);
+  CHECK_THROWS_AS(dp_fed_pne_delta(0.0, 0), std::invalid_argument);
 }
 
 TEST_CASE("dp-fed-pne client: every reward gets N(0, sigma^2), so a t-pull mean gets sigma^2/t",

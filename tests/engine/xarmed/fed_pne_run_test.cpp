@@ -126,7 +126,7 @@ TEST_CASE("dp-fed-pne run: the guarantee is reported and vanishing noise changes
   c.dp_epsilon = 1e9;  // sigma ~ 5e-9: no decision can change on this seed
   const auto tiny = run_fed_pne(c);
   REQUIRE(tiny.privacy.has_value());
-  CHECK(tiny.privacy->delta == Approx(0.1));
+  CHECK(tiny.privacy->delta == 0.01);  // min(1/M, 0.01)
   CHECK(tiny.privacy->clients == 10);
   CHECK(tiny.average_regret == Approx(plain.average_regret).epsilon(1e-12));
   // Heavy noise (eps = 0.5, sigma 4.5 against rewards spread over ~1) hurts on average.
