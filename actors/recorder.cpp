@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -331,11 +332,24 @@ void recorder_fields(Archive& a, RecorderState& s, const std::filesystem::path& 
 std::string check_recorder_state(const RecorderState& s, int agents, int dim) {
   auto agent_ok = [agents](std::int32_t n) { return n >= 0 && n < agents; };
   auto time_ok = [](double t) { return t >= 0.0 && std::isfinite(t); };
-  for (const observation_event& o : s.observations.rows_in_memory())
+  // A branch is a value fbo::to_string names (the column observations.csv writes).
+  auto branch_ok = [](int b) {
+    try {
+      fbo::to_string(static_cast<fbo::Branch>(b));
+      return true;
+    } catch (const std::logic_error&) {
+      return false;
+    }
+  };
+  for (const observation_event& o : s.observations.rows_in_memory()) {
     if (!agent_ok(o.agent) || static_cast<int>(o.x.size()) != dim || !time_ok(o.time))
       return "an observation of agent " + std::to_string(o.agent) + " with " +
              std::to_string(o.x.size()) + " coordinates at time " + std::to_string(o.time) +
              " (agents 0.." + std::to_string(agents - 1) + ", " + std::to_string(dim) + " coordinates)";
+    if (!branch_ok(o.branch))
+      return "an observation of agent " + std::to_string(o.agent) + " with branch " +
+             std::to_string(static_cast<int>(o.branch)) + ", not init, local or federated";
+  }
   for (const pull_event& p : s.pulls.rows_in_memory())
     if (!agent_ok(p.client) || p.phase < 1 || p.steps < 0 || !time_ok(p.time))
       return "a pull of client " + std::to_string(p.client) + " in phase " + std::to_string(p.phase);
