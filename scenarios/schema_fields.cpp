@@ -559,6 +559,17 @@ Field<SyntheticConfig> optimum_field() {
 std::uint64_t objective_seed_of(const SyntheticConfig& o) { return o.seed; }
 std::uint64_t objective_seed_of(const xarmed::ProblemConfig& o) { return o.objective_seed; }
 
+/// The samples a tuning objective uses (its data set's first `samples`, 0: all), or -1 when
+/// the objective is not tuning or names no known data set (the dataset key's rule says so).
+template <class S>
+int tuning_samples_used(const S& o) {
+  if (!o.is_tuning()) return -1;
+  const auto& names = data::dataset_names();
+  if (std::find(names.begin(), names.end(), o.dataset) == names.end()) return -1;
+  const int all = data::dataset_shape(o.dataset).samples;
+  return o.samples == 0 ? all : std::min(o.samples, all);
+}
+
 /// The keys of the tuning objective (docs/real-data.md), read by both families into members of
 /// the same names: SyntheticConfig (FBO) and xarmed::ProblemConfig (Fed-PNE, HCT). Each is
 /// wrapped by the family's own "used by world.objective.kind = tuning" rule.
@@ -581,11 +592,8 @@ std::vector<Field<S>> tuning_fields() {
       value("samples", &S::samples, at_least(0),
             "tuning: the data set's first this many samples (0: all)")
           .also([](const S& o, const std::string& key, Context& c) {
-            if (!o.is_tuning()) return;
-            const auto& names = data::dataset_names();
-            if (std::find(names.begin(), names.end(), o.dataset) == names.end()) return;
-            const int all = data::dataset_shape(o.dataset).samples;
-            const int used = o.samples == 0 ? all : std::min(o.samples, all);
+            const int used = tuning_samples_used(o);
+            if (used < 0) return;
             const int agents = c.root.world.agents;
             if (used < 4 * agents)
               fail(key, "gives " + std::to_string(used) + " samples of '" + o.dataset +
@@ -603,11 +611,8 @@ std::vector<Field<S>> tuning_fields() {
             // Enough samples in all (samples' rule), but the run's own draws may still leave
             // an agent short (skewed shares, rounding per class): drawn here, as the run would
             // at its start, from the labels and the run's seed.
-            if (!o.is_tuning()) return;
-            const auto& names = data::dataset_names();
-            if (std::find(names.begin(), names.end(), o.dataset) == names.end()) return;
-            const int all = data::dataset_shape(o.dataset).samples;
-            const int used = o.samples == 0 ? all : std::min(o.samples, all);
+            const int used = tuning_samples_used(o);
+            if (used < 0) return;
             const int agents = c.root.world.agents;
             const std::uint64_t seed = objective_seed_of(o) != 0 ? objective_seed_of(o) : c.root.seed;
             const std::string split = tuning_split_problem(

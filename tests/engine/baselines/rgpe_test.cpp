@@ -14,16 +14,11 @@ using namespace fedsim;
 using namespace fedsim::baselines;
 using fedsim::baselines::testing::box_context;
 using fedsim::baselines::testing::bumps;
+using fedsim::baselines::testing::every;
 using fedsim::baselines::testing::grid_context;
 using fedsim::baselines::testing::observing;
 
 namespace {
-
-std::vector<int> every(int from, int to, int step) {
-  std::vector<int> out;
-  for (int k = from; k < to; k += step) out.push_back(k);
-  return out;
-}
 
 /// The RFF GP posterior in its kernel form (FTS appendix B): k(x,x') = phi(x)'phi(x'),
 /// mean k_t(x)'(K + lambda I)^-1 y, variance k(x,x) - k_t(x)'(K + lambda I)^-1 k_t(x).

@@ -13,16 +13,11 @@ using namespace fedsim;
 using namespace fedsim::baselines;
 using fedsim::baselines::testing::box_context;
 using fedsim::baselines::testing::bumps;
+using fedsim::baselines::testing::every;
 using fedsim::baselines::testing::grid_context;
 using fedsim::baselines::testing::observing;
 
 namespace {
-
-std::vector<int> every(int from, int to, int step) {
-  std::vector<int> out;
-  for (int k = from; k < to; k += step) out.push_back(k);
-  return out;
-}
 
 double negated_bumps(double x) { return -bumps(x); }
 

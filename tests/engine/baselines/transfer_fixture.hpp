@@ -47,4 +47,11 @@ inline fbo::FboAgent observing(int id, const std::shared_ptr<const fbo::AgentCon
 
 inline double bumps(double x) { return std::sin(9.0 * x) + 0.5 * std::cos(23.0 * x + 1.0); }
 
+/// Candidate indices from, from + step, ... below to.
+inline std::vector<int> every(int from, int to, int step) {
+  std::vector<int> out;
+  for (int k = from; k < to; k += step) out.push_back(k);
+  return out;
+}
+
 }  // namespace fedsim::baselines::testing
