@@ -58,8 +58,8 @@ seed = 11
 [world]
 agents = 6
 [world.objective]    # what the server knows of the agents' objective: its dimension
-kind = "command"     # (the agents here evaluate their own C++ Bowls instead)
-command = ["unused"]
+kind = "command"     # (the agents here evaluate their own C++ Bowls instead; the program
+command = ["true"]   #  must still be one the loader finds, and every machine has true)
 dimension = 2
 
 [world.network]
@@ -157,7 +157,17 @@ int main(int argc, char** argv) {
       const std::string secret = "an example secret, 32+ bytes long";
       std::promise<std::uint16_t> listening;
       auto port = listening.get_future();
-      auto server = std::async(std::launch::async, [&] { return serve(0, secret, out, &listening); });
+      auto server = std::async(std::launch::async, [&] {
+        try {
+          return serve(0, secret, out, &listening);
+        } catch (...) {  // failed before listening: the wait for the port below fails with it
+          try {
+            listening.set_exception(std::current_exception());
+          } catch (const std::future_error&) {  // already listening: server.get() rethrows
+          }
+          throw;
+        }
+      });
       const std::uint16_t p = port.get();
       auto group = [&](const char* ids) {
         try {
