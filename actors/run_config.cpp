@@ -207,13 +207,25 @@ const NameTable<xarmed::PointRule>& names(xarmed::PointRule) {
 const actors::algorithms::AlgorithmKind& algorithm_kind(const ScenarioConfig& config) {
   namespace al = actors::algorithms;
   if (!config.xarmed.enabled) return al::algorithm(config.algorithm.algorithm);
-  // An X-armed configuration names its kind by its traits: HCT is not phased; of the phased,
-  // DP-Fed-PNE is private (dp_epsilon > 0; the loader refuses dp_epsilon for HCT).
-  const bool phased = !config.xarmed.hct;
-  const bool is_private = phased && config.xarmed.fed_pne.is_private();
+  if (!config.xarmed.algorithm.empty()) return al::algorithm(config.xarmed.algorithm);
+  // An X-armed configuration of the tree searchers names its kind by its traits: HCT is not
+  // federated; of the federated, DP-Fed-PNE is private (dp_epsilon > 0; the loader refuses
+  // dp_epsilon for HCT).
+  const bool federated = !config.xarmed.hct;
+  const bool is_private = federated && config.xarmed.fed_pne.is_private();
   for (const al::AlgorithmKind& k : al::algorithm_kinds())
-    if (k.xarmed && k.xarmed->phased == phased && k.xarmed->is_private == is_private) return k;
+    if (k.xarmed && k.xarmed->tree && k.xarmed->federated == federated &&
+        k.xarmed->is_private == is_private)
+      return k;
   throw std::logic_error("no X-armed algorithm is registered with these traits");
+}
+
+actors::algorithms::Params algorithm_params(const ScenarioConfig& config) {
+  const actors::algorithms::AlgorithmKind& kind = algorithm_kind(config);
+  const auto it = config.algorithm_params.find(kind.name);
+  return actors::algorithms::complete_params(
+      kind.parameters, it == config.algorithm_params.end() ? actors::algorithms::Params{} : it->second,
+      "algorithm." + kind.name);
 }
 
 }  // namespace fedsim::scenario

@@ -153,7 +153,12 @@ struct XarmedConfig {
   /// point, nu1, rho, c and delta from `fed_pne` (see hct_config()).
   bool hct = false;
   /// problem.clients, problem.seed and record_curve are not read: fed_pne_config() sets them.
+  /// A baseline (a kind without the tree trait) reads its problem and budget from here.
   xarmed::FedPneConfig fed_pne;
+  /// The registered name of an X-armed algorithm that does not search the partition tree (the
+  /// baselines: kernel-ts, gp-bo, ...; the loader sets it); empty for Fed-PNE, DP-Fed-PNE and
+  /// HCT, which hct and fed_pne.dp_epsilon name.
+  std::string algorithm;
 };
 
 /// What a run writes besides the always-written files.
@@ -204,6 +209,10 @@ struct ScenarioConfig {
   /// takes them from the world, the seed and the privacy section.
   fbo::ReferenceConfig algorithm;
   XarmedConfig xarmed;  ///< used instead of `algorithm` when xarmed.enabled
+  /// The tables [algorithm.NAME] as given, by algorithm name: an algorithm's own keys
+  /// (AlgorithmKind::parameters). Only the run's algorithm's are read, through
+  /// algorithm_params(), which adds the defaults.
+  std::map<std::string, actors::algorithms::Params> algorithm_params;
   PolicyConfig policy;
   PrivacyConfig privacy;
   OutputConfig output;
@@ -213,6 +222,9 @@ struct ScenarioConfig {
 /// The engine's configuration of an FBO run: `algorithm` with the world's, the seed's and the
 /// privacy section's values filled in. Derived on use, so no caller can forget a copy.
 fbo::ReferenceConfig reference_config(const ScenarioConfig& config);
+/// The run's algorithm's own parameters ([algorithm.NAME]), every declared one present (the
+/// defaults added); std::invalid_argument "key 'algorithm.NAME.P': ..." for one its rule refuses.
+actors::algorithms::Params algorithm_params(const ScenarioConfig& config);
 /// The engine's configuration of an X-armed run: `xarmed.fed_pne` with problem.clients =
 /// world.agents, problem.seed = seed and record_curve = false (the actors record per phase).
 xarmed::FedPneConfig fed_pne_config(const ScenarioConfig& config);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <variant>
 
 #include "actors/algorithms/algorithm_kind.hpp"
 #include "actors/faults/corruptions.hpp"
@@ -77,30 +78,39 @@ Inert fbo_algorithm_uses(FboUse use, std::string what) {
   };
 }
 
-/// The key acts only with the X-armed algorithms whose phased trait is `phased`.
-Inert xarmed_algorithm_phased(bool phased) {
-  return [phased](const ScenarioConfig& c) -> std::string {
+/// What an X-armed algorithm does that makes a key act (its traits).
+using XarmedUse = bool (*)(const al::XarmedTraits&);
+/// Searches the partition tree (Fed-PNE, DP-Fed-PNE, HCT).
+bool tree_search(const al::XarmedTraits& t) { return t.tree; }
+/// Fed-PNE's phase schedule: the tree searched by clients and a server.
+bool phase_schedule(const al::XarmedTraits& t) { return t.tree && t.federated; }
+/// HCT: the tree searched by one central learner.
+bool central_tree(const al::XarmedTraits& t) { return t.tree && !t.federated; }
+
+/// The key acts only with the X-armed algorithms for which `use` holds ("what" says which).
+Inert xarmed_algorithm_uses(XarmedUse use, std::string what) {
+  return [use, what](const ScenarioConfig& c) -> std::string {
     const al::AlgorithmKind& k = algorithm_kind(c);
-    if (!k.xarmed || k.xarmed->phased == phased) return "";
-    return "used by " +
-           join(al::names_where([phased](const al::AlgorithmKind& o) {
-             return o.xarmed && o.xarmed->phased == phased;
+    if (!k.xarmed || use(*k.xarmed)) return "";
+    return "used by " + what + " (" +
+           join(al::names_where([use](const al::AlgorithmKind& o) {
+             return o.xarmed && use(*o.xarmed);
            })) +
-           ", not by " + k.name;
+           "), not by " + k.name;
   };
 }
 
-/// Whether the configuration runs an X-armed algorithm that is not phased (HCT).
-bool centralised_xarmed(const ScenarioConfig& c) {
+/// Whether the configuration runs an X-armed algorithm for which `use` holds.
+bool xarmed_uses(const ScenarioConfig& c, XarmedUse use) {
   const al::AlgorithmKind& k = algorithm_kind(c);
-  return k.xarmed && !k.xarmed->phased;
+  return k.xarmed && use(*k.xarmed);
 }
 
 /// Fails with `key` if the Fed-PNE schedule or partition limit is broken and blames `p`.
 template <class S>
 std::function<void(const S&, const std::string&, Context&)> blamed_for(FedPneParameter p) {
   return [p](const S&, const std::string& key, Context& ctx) {
-    if (centralised_xarmed(ctx.root)) return;  // no phase schedule
+    if (!xarmed_uses(ctx.root, phase_schedule)) return;  // no phase schedule
     const FedPneLimit limit = fed_pne_limit(fed_pne_config(ctx.root));
     if (limit.blame == p) fail(key, limit.what);
   };
@@ -1087,17 +1097,20 @@ const Table<xarmed::FedPneParams>& fed_pne_params_table() {
   using xarmed::FedPneParams;
   static const Table<FedPneParams> t{{
       value("nu1", &FedPneParams::nu1, positive(), "smoothness nu_1")
+          .when(xarmed_algorithm_uses(tree_search, "the tree searches"))
           .also(blamed_for<FedPneParams>(FedPneParameter::nu1)),
       value("rho", &FedPneParams::rho, in("(0, 1)", [](double v) { return v > 0 && v < 1; }),
             "smoothness rho")
+          .when(xarmed_algorithm_uses(tree_search, "the tree searches"))
           .also(blamed_for<FedPneParams>(FedPneParameter::rho)),
       value("c", &FedPneParams::c, positive(), "confidence constant c")
+          .when(xarmed_algorithm_uses(tree_search, "the tree searches"))
           .also(blamed_for<FedPneParams>(FedPneParameter::c)),
       value("c1", &FedPneParams::c1, positive(),
             "confidence constant c_1; log(c1 T / delta) must be > 0")
-          .when(xarmed_algorithm_phased(true))
+          .when(xarmed_algorithm_uses(phase_schedule, "the phased tree search"))
           .also([](const FedPneParams& p, const std::string& key, Context& ctx) {
-            if (centralised_xarmed(ctx.root)) return;
+            if (!xarmed_uses(ctx.root, phase_schedule)) return;
             const int m = ctx.root.world.agents;
             const std::int64_t budget = ctx.root.xarmed.fed_pne.budget;
             if (!(std::log(p.c1 * static_cast<double>(budget) / p.effective_delta(m)) > 0))
@@ -1111,8 +1124,9 @@ const Table<xarmed::FedPneParams>& fed_pne_params_table() {
             {"must be in (0, 1], or 0 for 1/M", [](double v) { return v >= 0 && v <= 1; },
              "[0, 1]"},
             "confidence delta; 0: the paper's 1/M (fed-pne; hct: in (0, 1), default 0.01)")
+          .when(xarmed_algorithm_uses(tree_search, "the tree searches"))
           .also([](const FedPneParams& p, const std::string& key, Context& ctx) {
-            if (centralised_xarmed(ctx.root) && !(p.delta > 0 && p.delta < 1))
+            if (xarmed_uses(ctx.root, central_tree) && !(p.delta > 0 && p.delta < 1))
               fail(key, "must be in (0, 1) for hct, got " + number_text(p.delta));
           })
           .also(blamed_for<FedPneParams>(FedPneParameter::delta))
@@ -1121,6 +1135,85 @@ const Table<xarmed::FedPneParams>& fed_pne_params_table() {
           }),
   }};
   return t;
+}
+
+/// A parameter's value as the scenario's TOML writes it.
+std::string parameter_text(const al::ParamValue& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return Value<std::int64_t>::text(*i);
+  if (const auto* d = std::get_if<double>(&v)) return toml_float(*d);
+  if (const auto* b = std::get_if<bool>(&v)) return Value<bool>::text(*b);
+  return toml_string(std::get<std::string>(v));
+}
+
+/// A parameter's value read as its declared type (its rule is checked with the others').
+al::ParamValue read_parameter(const al::Parameter& p, const toml::node& n, const std::string& key) {
+  switch (p.type) {
+    case al::Parameter::Type::integer: return Value<std::int64_t>::read(n, key);
+    case al::Parameter::Type::real: return Value<double>::read(n, key);
+    case al::Parameter::Type::boolean: return Value<bool>::read(n, key);
+    case al::Parameter::Type::choice: return Value<std::string>::read(n, key);
+  }
+  throw std::logic_error("read_parameter: not a parameter type");
+}
+
+/// The table [algorithm.NAME] of each registered algorithm of `family` that declares parameters
+/// (AlgorithmKind::parameters): read into config.algorithm_params[NAME]; checked (each
+/// parameter's rule, then the kind's own check) and written to config.resolved.toml, every
+/// parameter with its value, only when NAME is the run's algorithm. Given for another algorithm
+/// it has no effect (a warning).
+template <class S>
+std::vector<Field<S>> algorithm_parameter_tables(al::Family family) {
+  std::vector<Field<S>> out;
+  for (const al::AlgorithmKind& kind : al::algorithm_kinds()) {
+    if (kind.family != family || kind.parameters.empty()) continue;
+    const std::string name = kind.name;
+    const auto names = [name] {
+      std::vector<std::string> n;
+      for (const al::Parameter& p : al::algorithm(name).parameters) n.push_back(p.name);
+      return n;
+    };
+    Field<S> f;
+    f.name = name;
+    f.kind = Field<S>::Kind::table;
+    f.inert = [name](const ScenarioConfig& c) -> std::string {
+      const std::string run = algorithm_kind(c).name;
+      return run == name ? "" : "the keys of algorithm.name = \"" + name + "\", not of " + run;
+    };
+    f.read = [name, names](const toml::node& n, S&, const std::string& key, Context& c) {
+      const al::AlgorithmKind& k = al::algorithm(name);
+      al::Params& given = c.root.algorithm_params[name];
+      for (auto&& [pk, v] : as_table(n, key)) {
+        const std::string param(pk.str());
+        const auto d = std::find_if(k.parameters.begin(), k.parameters.end(),
+                                    [&param](const al::Parameter& p) { return p.name == param; });
+        if (d == k.parameters.end())
+          throw std::invalid_argument("unknown key '" + child_key(key, param) + "' (allowed: " +
+                                      join(names()) + ")");
+        given.values[param] = read_parameter(*d, v, child_key(key, param));
+        c.present.insert(child_key(key, param));
+      }
+    };
+    f.check = [name](const S&, const std::string& key, Context& c) {
+      if (algorithm_kind(c.root).name != name) return;
+      const al::Params params = algorithm_params(c.root);  // each parameter's rule
+      if (const auto check = al::algorithm(name).check) check(params, c.root, key);
+    };
+    f.write = [name](std::string& out, const S&, const std::string& key, Context& c) {
+      if (algorithm_kind(c.root).name != name) return;
+      const al::Params params = algorithm_params(c.root);
+      out += "\n[" + key + "]\n";
+      for (const al::Parameter& p : al::algorithm(name).parameters)
+        out += p.name + " = " + parameter_text(params.values.at(p.name)) + "\n";
+    };
+    f.rows = [name](std::vector<Row>& rows, const std::string& key, Family fam) {
+      for (const al::Parameter& p : al::algorithm(name).parameters)
+        rows.push_back({child_key(key, p.name), family_name(fam), p.type_name(),
+                        parameter_text(p.default_value), p.allowed(), p.doc});
+    };
+    f.keys = names;
+    out.push_back(std::move(f));
+  }
+  return out;
 }
 
 const Table<xarmed::FedPneConfig>& fed_pne_table() {
@@ -1143,20 +1236,24 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
     std::vector<Field<FedPneConfig>> fields{
         name,
         value("budget", &FedPneConfig::budget, at_least(std::int64_t{1}),
-              "T, pulls per client")
+              "T, pulls per client (a central learner: its rounds)")
             .also(blamed_for<FedPneConfig>(FedPneParameter::budget)),
         value("k", &FedPneConfig::k, at_least(2), "arity of the partition")
+            .when(xarmed_algorithm_uses(tree_search, "the tree searches"))
             .also(blamed_for<FedPneConfig>(FedPneParameter::k)),
         value("split", &FedPneConfig::split, one_of<xarmed::SplitRule>(),
-              "the axis each cell is split along: uniform per node, or depth mod d"),
+              "the axis each cell is split along: uniform per node, or depth mod d")
+            .when(xarmed_algorithm_uses(tree_search, "the tree searches")),
         value("point", &FedPneConfig::point, one_of<xarmed::PointRule>(),
-              "the point a pull evaluates: the cell's centre, or uniform in the cell"),
+              "the point a pull evaluates: the cell's centre, or uniform in the cell")
+            .when(xarmed_algorithm_uses(tree_search, "the tree searches")),
         value("hct_variant", &FedPneConfig::hct_variant, one_of<xarmed::HctVariant>(),
               "hct: azar (Azar et al. 2014: only leaves are expanded) or pyxab (PyXAB's HCT, the "
               "Fed-PNE authors' baseline library: an inner node is expanded again after t+ "
               "doubles, orphaning its subtree)")
-            .when(xarmed_algorithm_phased(false))};
+            .when(xarmed_algorithm_uses(central_tree, "the centralised tree search"))};
     fields = fields + inlined(&FedPneConfig::params, fed_pne_params_table()) +
+             algorithm_parameter_tables<FedPneConfig>(al::Family::xarmed) +
              std::vector<Field<FedPneConfig>>{
                  value("dp_epsilon", &FedPneConfig::dp_epsilon,
                        {"must be a finite number > 0 (dp-fed-pne), or 0 (fed-pne)",
@@ -1498,7 +1595,9 @@ void read_family(const toml::table& root, Context& ctx) {
   const bool is_xarmed = kind->family == al::Family::xarmed;
   ctx.family = is_xarmed ? Family::xarmed : Family::fbo;
   ctx.root.xarmed.enabled = is_xarmed;
-  ctx.root.xarmed.hct = is_xarmed && !kind->xarmed->phased;
+  ctx.root.xarmed.hct = is_xarmed && central_tree(*kind->xarmed);
+  // The tree searchers are named by their traits and dp_epsilon, the others by name.
+  if (is_xarmed && !kind->xarmed->tree) ctx.root.xarmed.algorithm = kind->name;
   if (ctx.root.xarmed.hct) {  // keys left out take HCT's defaults, not Fed-PNE's
     const xarmed::HctParams hct;
     auto& p = ctx.root.xarmed.fed_pne.params;
@@ -1514,11 +1613,12 @@ void read_family(const toml::table& root, Context& ctx) {
 void check_all(Context& ctx) {
   check_table(ctx.root, "", ctx, root_table());
   try {
+    // (An algorithm's own parameters: its kind's check builds and validates its engine's.)
     if (ctx.root.xarmed.hct)
       hct_config(ctx.root).validate();
-    else if (ctx.root.xarmed.enabled)
+    else if (xarmed_uses(ctx.root, tree_search))
       fed_pne_config(ctx.root).validate();
-    else
+    else if (!ctx.root.xarmed.enabled)
       reference_config(ctx.root).validate();
   } catch (const std::invalid_argument& e) {
     throw std::logic_error(std::string("internal error: the scenario schema accepted a "

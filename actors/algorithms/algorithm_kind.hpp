@@ -5,22 +5,36 @@
 /// names, which keys act with which algorithm (the loader's "has no effect" warnings and what
 /// `config.resolved.toml` holds), the CLI's help and the docs' table (`algorithms_markdown`).
 ///
-/// To add an algorithm: one file in this folder defining its `AlgorithmKind` (see `ts.cpp`) and
-/// its line in `algorithm_kinds()` (registry.cpp). Nothing else lists algorithms.
+/// To add an algorithm: one file in this folder defining its `AlgorithmKind` (see `ts.cpp`; with
+/// keys of its own and a loop, `kernel_ts.cpp`) and its line in `algorithm_kinds()`
+/// (registry.cpp). Nothing else lists algorithms.
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "actors/algorithms/family.hpp"
+#include "actors/algorithms/parameters.hpp"
 #include "engine/fbo/algorithm_traits.hpp"
 #include "engine/fbo/algorithms.hpp"
 
+namespace fedsim::scenario {
+struct ScenarioConfig;
+}
+
 namespace fedsim::actors::algorithms {
+
+struct LoopInput;
+struct LoopRun;
 
 /// What an X-armed algorithm does (the counterpart of fbo::AlgorithmTraits).
 struct XarmedTraits {
-  bool phased;      ///< clients and a server in phases (Fed-PNE); else centralised (HCT)
+  /// Clients and a server (Fed-PNE, Fed1-UCB, FN-UCB); else one central learner on the global
+  /// objective (HCT, KernelTS, GP-BO), recorded as client 0.
+  bool federated;
   bool is_private;  ///< per-node releases with (dp_epsilon, dp_delta)-DP
+  /// Searches the hierarchical partition (Fed-PNE, HCT): takes the partition's keys (k, split,
+  /// point) and the smoothness and confidence ones (nu1, rho, c, delta); the baselines do not.
+  bool tree = true;
 };
 
 /// One registered algorithm.
@@ -37,12 +51,24 @@ struct AlgorithmKind {
   std::optional<Fbo> fbo;
   /// X-armed family: what it does.
   std::optional<XarmedTraits> xarmed;
+  /// Its own keys, the table [algorithm.NAME] (parameters.hpp); empty: none.
+  std::vector<Parameter> parameters;
+  /// Rules across its parameters and the rest of the scenario, run at load after each parameter
+  /// passed its own rule; throws std::invalid_argument "key 'TABLE.P': ..." (TABLE:
+  /// "algorithm.NAME"). nullptr: none.
+  void (*check)(const Params& params, const scenario::ScenarioConfig& config,
+                const std::string& table) = nullptr;
+  /// Runs the scenario in the engine's plain loop and writes the run folder's files
+  /// (`fedsim run --driver loop`, loop_run.hpp). Every kind has one.
+  LoopRun (*loop)(const LoopInput& input) = nullptr;
+  /// Whether `--driver actors` runs it (false: the loop only, said at load of the driver).
+  bool actors = true;
 };
 
 /// An FBO kind: its traits are the engine's (fbo::traits), named once there.
 AlgorithmKind fbo_kind(std::string name, fbo::Algorithm variant, std::string doc,
                        std::string source);
-/// An X-armed kind.
+/// An X-armed kind (its loop and parameters set by the caller).
 AlgorithmKind xarmed_kind(std::string name, XarmedTraits traits, std::string doc,
                           std::string source);
 

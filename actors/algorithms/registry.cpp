@@ -2,6 +2,7 @@
 #include <utility>
 
 #include "actors/algorithms/algorithm_kind.hpp"
+#include "actors/algorithms/loop_run.hpp"
 
 namespace fedsim::actors::algorithms {
 
@@ -14,17 +15,30 @@ AlgorithmKind dp_fts_de();
 AlgorithmKind fed_pne();
 AlgorithmKind dp_fed_pne();
 AlgorithmKind hct();
+AlgorithmKind kernel_ts();
 
 const std::vector<AlgorithmKind>& algorithm_kinds() {
   static const std::vector<AlgorithmKind> kinds = [] {
     std::vector<AlgorithmKind> k{ts(),      fts(),     fts_de(),     dp_fts(),
-                                 dp_fts_de(), fed_pne(), dp_fed_pne(), hct()};
+                                 dp_fts_de(), fed_pne(), dp_fed_pne(), hct(),
+                                 kernel_ts()};
     for (std::size_t i = 0; i < k.size(); ++i) {
       // A kind is what its family asks of it: an FBO kind has an engine variant, an X-armed
       // kind its traits, and names are unique.
       const bool fbo = k[i].family == Family::fbo;
       if (fbo != k[i].fbo.has_value() || fbo == k[i].xarmed.has_value())
         throw std::logic_error("algorithm '" + k[i].name + "': traits of another family");
+      if (!k[i].loop) throw std::logic_error("algorithm '" + k[i].name + "': no loop");
+      for (std::size_t p = 0; p < k[i].parameters.size(); ++p) {
+        const Parameter& q = k[i].parameters[p];
+        if (!q.problem(q.default_value).empty())
+          throw std::logic_error("algorithm '" + k[i].name + "': parameter '" + q.name +
+                                 "' has a default its rule refuses");
+        for (std::size_t r = 0; r < p; ++r)
+          if (k[i].parameters[r].name == q.name)
+            throw std::logic_error("algorithm '" + k[i].name + "': parameter '" + q.name +
+                                   "' declared twice");
+      }
       for (std::size_t j = 0; j < i; ++j)
         if (k[j].name == k[i].name)
           throw std::logic_error("algorithm '" + k[i].name + "' registered twice");
@@ -44,14 +58,15 @@ std::string to_string(Family family) {
 
 AlgorithmKind fbo_kind(std::string name, fbo::Algorithm variant, std::string doc,
                        std::string source) {
-  AlgorithmKind k{std::move(name), Family::fbo, std::move(doc), std::move(source), {}, {}};
+  AlgorithmKind k{std::move(name), Family::fbo, std::move(doc), std::move(source)};
   k.fbo = AlgorithmKind::Fbo{variant, fbo::traits(variant)};
+  k.loop = fbo_loop;
   return k;
 }
 
 AlgorithmKind xarmed_kind(std::string name, XarmedTraits traits, std::string doc,
                           std::string source) {
-  AlgorithmKind k{std::move(name), Family::xarmed, std::move(doc), std::move(source), {}, {}};
+  AlgorithmKind k{std::move(name), Family::xarmed, std::move(doc), std::move(source)};
   k.xarmed = traits;
   return k;
 }

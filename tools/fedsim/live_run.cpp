@@ -370,8 +370,11 @@ LiveRun::LiveRun(const scenario::ScenarioConfig& config, bool progress, bool tty
     : state_(std::make_shared<State>()) {
   State& s = *state_;
   s.scenario = config.name;
-  s.fed_pne = config.xarmed.enabled && !config.xarmed.hct;
-  s.hct = config.xarmed.enabled && config.xarmed.hct;
+  // X-armed: clients in phases (Fed-PNE), or one central learner reporting its pulls (HCT,
+  // KernelTS, GP-BO: `hct` below).
+  const auto& kind = scenario::algorithm_kind(config);
+  s.fed_pne = kind.xarmed && kind.xarmed->federated;
+  s.hct = kind.xarmed && !kind.xarmed->federated;
   s.wall_clock = config.run.wall();
   s.agents = config.world.agents;
   if (s.fed_pne || s.hct) {

@@ -5,12 +5,7 @@
 #include <limits>
 
 #include "actors/network_keys.hpp"
-#include "actors/recorder.hpp"
 #include "actors/run_keys.hpp"
-#include "actors/world_objective.hpp"
-#include "engine/fbo/reference_loop.hpp"
-#include "engine/xarmed/fed_pne_run.hpp"
-#include "engine/xarmed/hct_run.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
 
@@ -55,123 +50,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// fbo::run_reference on the scenario's world objective (any kind; external workers log into
-/// dir/workers), recorded as the actors record it (time 0).
-DriverResult run_fbo_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
-  const fbo::ReferenceConfig algo = scenario::reference_config(config);
-  const auto objective = actors::make_world_objective(config, dir);
-  const fbo::ReferenceResult r = fbo::run_reference(algo, *objective);
-  const int dimension = objective->dimension();
-  std::vector<actors::observation_event> observations;
-  observations.reserve(r.observations.size());
-  for (const auto& o : r.observations) {
-    actors::observation_event e;
-    e.agent = o.agent;
-    e.iteration = o.iteration;
-    e.index = o.index;
-    e.x.assign(o.x.data(), o.x.data() + o.x.size());
-    e.y = o.y;
-    e.f = o.f;
-    e.simple_regret = o.simple_regret;
-    e.best_y = o.best_y;
-    e.branch = static_cast<std::int32_t>(o.branch);
-    e.source = o.source;
-    e.wall_seconds = std::numeric_limits<double>::quiet_NaN();  // the loop measures none
-    observations.push_back(std::move(e));
-  }
-  // Every row in memory (the loop holds them all anyway): no spill.
-  actors::ObservationRows rows(observations.size() + 1, actors::ObservationOrder{});
-  for (const auto& o : observations) rows.push(o);
-  std::vector<actors::round_event> rounds;
-  for (const auto& x : r.rounds)
-    rounds.push_back({x.round, 0.0, x.stats.received, x.stats.selected, 0, 0, x.stats.rejected,
-                      x.stats.clipped, algo.agents, x.stats.noise_std, x.epsilon,
-                      /*released=*/true, std::numeric_limits<double>::quiet_NaN(), x.epsilon_rdp,
-                      x.epsilon_pld});
-
-  actors::RunResult result;
-  // The recorder's own curve over the recorder's own rows: the same numbers as the actors'.
-  actors::RegretCurve curve =
-      actors::mean_regret_curve(observations, algo.learners(), algo.iterations);
-  result.mean_simple_regret = std::move(curve.mean);
-  result.agents_without_observations = curve.without_observations;
-  result.mean_best_observed = curve.mean_best_observed;
-  if (!result.mean_simple_regret.empty())
-    result.final_simple_regret = result.mean_simple_regret.back();
-  if (algo.is_private()) {
-    result.epsilon = r.epsilon;
-    result.epsilon_rdp = r.epsilon_rdp;
-    result.epsilon_pld = r.epsilon_pld;
-    result.releases = static_cast<std::int64_t>(r.rounds.size());
-    // A perfect network under sync: every agent's report is in every release.
-    result.agent_releases.assign(static_cast<std::size_t>(algo.agents), result.releases);
-    result.agent_epsilon.assign(static_cast<std::size_t>(algo.agents), r.epsilon);
-    result.agent_filtered.assign(static_cast<std::size_t>(algo.agents), 0);
-  }
-  result.delta = algo.effective_delta();
-  actors::write_observations((dir / "observations.csv").string(), rows, dimension);
-  actors::write_rounds((dir / "rounds.csv").string(), rounds);
-  return {result, std::nullopt, std::nullopt};
-}
-
-/// xarmed::run_fed_pne, recorded as the actors record it: a pull row per client and phase,
-/// a phase row per completed phase.
-DriverResult run_fed_pne_loop(const ScenarioConfig& config, const std::filesystem::path& dir) {
-  const xarmed::FedPneConfig fp = scenario::fed_pne_config(config);
-  const xarmed::FedPneResult r = xarmed::run_fed_pne(fp, *actors::make_xarmed_problem(fp.problem));
-  const int m_count = fp.problem.clients;
-  actors::PullRows pulls(r.phases.size() * static_cast<std::size_t>(m_count) + 1,
-                         actors::PullOrder{});
-  std::vector<actors::phase_event> phases;
-  for (const auto& p : r.phases) {
-    for (int m = 0; m < m_count; ++m)
-      pulls.push({m, p.phase, p.start + p.steps, 0.0,
-                  p.client_regret[static_cast<std::size_t>(m)]});
-    if (p.completed)
-      phases.push_back({p.phase, 0.0, p.depth, static_cast<std::int64_t>(p.nodes),
-                        p.pulls_per_node, m_count, 0, 0, 0, m_count,
-                        static_cast<std::int64_t>(p.survivors), p.best_mean,
-                        p.confidence_width});
-  }
-  actors::RunResult result;
-  result.client_regret = r.client_regret;
-  double total = 0.0;  // summed as the actor run sums it
-  for (double x : result.client_regret) total += x;
-  result.average_cumulative_regret = total / m_count;
-  if (r.privacy) {
-    result.epsilon = r.privacy->epsilon;
-    result.delta = r.privacy->delta;
-  }
-  actors::write_pulls((dir / "observations.csv").string(), pulls);
-  actors::write_phases((dir / "phases.csv").string(), phases);
-  return {result, Communication{r.rounds, r.nodes_sent_per_client, r.nodes_received_per_client},
-          std::nullopt};
-}
-
-/// xarmed::run_hct: one row per evaluation in the pull layout.
-DriverResult run_hct_loop(const ScenarioConfig& config, const std::filesystem::path& dir,
-                          const actors::RunObserver* observer) {
-  xarmed::HctRunConfig hc = scenario::hct_config(config);
-  // Progress as a pull of the one learner (client 0), every hundredth of the budget.
-  if (observer && observer->pull)
-    hc.on_progress = [observer](std::int64_t steps, double regret) {
-      observer->pull(actors::pull_event{0, steps, steps, 0.0, regret});
-    };
-  const xarmed::HctResult r = xarmed::run_hct(hc, *actors::make_xarmed_problem(hc.problem));
-  actors::PullRows pulls(r.regret_curve.size() + 1, actors::PullOrder{});
-  for (std::size_t t = 0; t < r.regret_curve.size(); ++t) {
-    const auto step = static_cast<std::int64_t>(t + 1);
-    pulls.push({0, step, step, 0.0, r.regret_curve[t]});
-  }
-  actors::RunResult result;
-  result.client_regret = {r.cumulative_regret};  // one learner: the central one
-  result.average_cumulative_regret = r.cumulative_regret;
-  actors::write_pulls((dir / "observations.csv").string(), pulls);
-  return {result, std::nullopt,
-          HctTree{xarmed::to_string(config.xarmed.fed_pne.hct_variant), r.tree_size, r.depth,
-                  r.re_expansions}};
-}
-
 }  // namespace
 
 Driver parse_driver(const std::string& name) {
@@ -191,9 +69,12 @@ std::string to_string(Driver driver) {
 void check_driver(const ScenarioConfig& config, Driver driver) {
   switch (driver) {
     case Driver::actors:
-      if (config.xarmed.hct)
-        throw UsageError("key 'algorithm.name': \"hct\" runs with --driver loop only (the "
-                         "actors run fed-pne and dp-fed-pne)");
+      if (const auto& kind = scenario::algorithm_kind(config); !kind.actors)
+        throw UsageError("key 'algorithm.name': \"" + kind.name +
+                         "\" runs with --driver loop only (the actors run " +
+                         actors::algorithms::joined(actors::algorithms::names_where(
+                             [](const actors::algorithms::AlgorithmKind& k) { return k.actors; })) +
+                         ")");
       return;
     case Driver::loop:
       if (config.run.wall())
@@ -225,9 +106,7 @@ DriverResult run_loop(const ScenarioConfig& config, const std::filesystem::path&
   check_driver(config, Driver::loop);
   const auto start = std::chrono::steady_clock::now();
   std::filesystem::create_directories(dir);
-  DriverResult result = config.xarmed.hct       ? run_hct_loop(config, dir, observer)
-                        : config.xarmed.enabled ? run_fed_pne_loop(config, dir)
-                                                : run_fbo_loop(config, dir);
+  DriverResult result = scenario::algorithm_kind(config).loop({config, dir, observer});
   result.run.wall_time = seconds_since(start);
   return result;
 }
@@ -239,7 +118,8 @@ DriverResult run_with_driver(const ScenarioConfig& config, const actors::RunOpti
     case Driver::actors:
       return {system ? actors::run_federation(system->get(), config, options)
                      : actors::run_federation(config, options),
-              std::nullopt, std::nullopt};
+              std::nullopt,
+              {}};
     case Driver::loop: return run_loop(config, options.out_dir, &options.observer);
   }
   throw std::logic_error("internal error: an unknown driver");

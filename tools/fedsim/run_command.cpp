@@ -133,7 +133,9 @@ void print_result(std::FILE* out, const scenario::ScenarioConfig& config,
                 scenario::algorithm_kind(config).name.c_str(),
                 xarmed::to_string(fp.problem.objective).c_str(), config.world.agents,
                 static_cast<long long>(fp.budget),
-                config.xarmed.hct ? "cumulative regret" : "avg cumulative regret per client",
+                scenario::algorithm_kind(config).xarmed->federated
+                    ? "avg cumulative regret per client"
+                    : "cumulative regret",
                 r.average_cumulative_regret);
     if (fp.is_private()) std::fprintf(out, "  eps %.2f (delta %.2e)", r.epsilon, r.delta);
   } else {

@@ -1,5 +1,7 @@
 #include "tools/fedsim/run_outputs.hpp"
 
+#include <variant>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -84,11 +86,11 @@ nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResul
                                                        : nlohmann::json(nullptr);
     s["agents_without_observations"] = r.agents_without_observations;
     s["client_cumulative_regret"] = r.client_regret;
-    if (d.hct)
-      s["hct"] = {{"variant", d.hct->variant},
-                  {"nodes", d.hct->nodes},
-                  {"depth", d.hct->depth},
-                  {"re_expansions", d.hct->re_expansions}};
+    for (const actors::algorithms::SummarySection& section : d.summary) {
+      nlohmann::json& o = s[section.name] = nlohmann::json::object();
+      for (const auto& [name, value] : section.entries)
+        std::visit([&o, &name = name](const auto& v) { o[name] = v; }, value);
+    }
     if (d.communication)
       s["communication"] = {{"rounds", d.communication->rounds},
                             {"nodes_sent_per_client", d.communication->nodes_sent_per_client},

@@ -120,9 +120,9 @@ std::vector<std::string> replay_run(const fs::path& dir) {
     if (!j.is_object()) bad_file(dir / "summary.json", 0, "not a JSON object");
     return j;
   }();
-  if (config.xarmed.enabled && config.xarmed.hct)
-    throw UsageError(scenario::quote(dir.string()) + ": an HCT run (one learner, the loop "
-                     "driver) has no rounds or phases to show");
+  if (const auto& kind = scenario::algorithm_kind(config); !kind.actors)
+    throw UsageError(scenario::quote(dir.string()) + ": a " + kind.name + " run (the loop "
+                     "driver only) has no rounds or phases to show");
   const bool fed_pne = config.xarmed.enabled;
 
   std::vector<std::string> lines;

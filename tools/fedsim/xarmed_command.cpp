@@ -91,7 +91,7 @@ scenario::ScenarioConfig scenario_of(const XarmedOptions& o, std::uint64_t seed)
   s.world.agents = o.clients;
   s.xarmed.enabled = true;
   const actors::algorithms::XarmedTraits traits = *actors::algorithms::algorithm(o.algorithm).xarmed;
-  s.xarmed.hct = !traits.phased;
+  s.xarmed.hct = !traits.federated;
   xarmed::FedPneConfig& c = s.xarmed.fed_pne;
   if (s.xarmed.hct) {  // HCT's defaults (appendix E.1.1) where an option is not given
     const xarmed::HctParams h;
@@ -112,9 +112,12 @@ scenario::ScenarioConfig scenario_of(const XarmedOptions& o, std::uint64_t seed)
 void validate(const XarmedOptions& o) {
   namespace al = actors::algorithms;
   const al::AlgorithmKind* kind = al::find_algorithm(o.algorithm);
-  check(kind && kind->family == al::Family::xarmed,
+  // The tree searchers: the baselines take keys of their own (fedsim run their scenarios).
+  check(kind && kind->xarmed && kind->xarmed->tree,
         "unknown --algorithm '" + o.algorithm + "' (allowed: " +
-            al::joined(al::algorithm_names(al::Family::xarmed)) + ")");
+            al::joined(al::names_where([](const al::AlgorithmKind& k) {
+              return k.xarmed && k.xarmed->tree;
+            })) + ")");
   parse_named("--objective", o.objective, xarmed::parse_objective_kind);
   parse_named("--split", o.split, xarmed::parse_split_rule);
   parse_named("--point", o.point, xarmed::parse_point_rule);
@@ -131,9 +134,9 @@ void validate(const XarmedOptions& o) {
                                          return k.xarmed && k.xarmed->is_private;
                                        })) + " only");
   }
-  if (!kind->xarmed->phased) check(!o.c1, "--c1 applies to " +
+  if (!kind->xarmed->federated) check(!o.c1, "--c1 applies to " +
                                    al::joined(al::names_where([](const al::AlgorithmKind& k) {
-                                     return k.xarmed && k.xarmed->phased;
+                                     return k.xarmed && k.xarmed->tree && k.xarmed->federated;
                                    })) + " only");
   check(!o.noise || (*o.noise >= 0.0 && std::isfinite(*o.noise)), "--noise must be >= 0");
   check(!o.delta || *o.delta > 0.0, "--delta must be > 0");
@@ -199,7 +202,10 @@ void add_xarmed_command(CLI::App& app) {
       "(writes OUT/scenario.toml from the options and prints the equivalent command)");
   cmd->add_option("--algorithm", o->algorithm,
                   actors::algorithms::joined(
-                      actors::algorithms::algorithm_names(actors::algorithms::Family::xarmed), " | "))->capture_default_str();
+                      actors::algorithms::names_where([](const actors::algorithms::AlgorithmKind& k) {
+                        return k.xarmed && k.xarmed->tree;
+                      }),
+                      " | "))->capture_default_str();
   cmd->add_option("--objective", o->objective, "garland | double-sine | seir")
       ->capture_default_str();
   cmd->add_option("--clients", o->clients, "clients M (SEIR: regions; HCT: the global mean's)")
