@@ -1253,7 +1253,6 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
               "doubles, orphaning its subtree)")
             .when(xarmed_algorithm_uses(central_tree, "the centralised tree search"))};
     fields = fields + inlined(&FedPneConfig::params, fed_pne_params_table()) +
-             algorithm_parameter_tables<FedPneConfig>(al::Family::xarmed) +
              std::vector<Field<FedPneConfig>>{
                  value("dp_epsilon", &FedPneConfig::dp_epsilon,
                        {"must be a finite number > 0 (dp-fed-pne), or 0 (fed-pne)",
@@ -1293,7 +1292,8 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
                   "absent, got " + number_text(f.dp_delta));
       range(f, key, c);
     };
-    return Table<FedPneConfig>{fields};
+    return Table<FedPneConfig>{fields +
+                               algorithm_parameter_tables<FedPneConfig>(al::Family::xarmed)};
   }();
   return t;
 }
