@@ -16,6 +16,8 @@ AlgorithmKind fed_pne();
 AlgorithmKind dp_fed_pne();
 AlgorithmKind hct();
 AlgorithmKind kernel_ts();
+AlgorithmKind fed1_ucb();
+AlgorithmKind fn_ucb();
 AlgorithmKind rgpe();
 AlgorithmKind taf();
 
@@ -23,7 +25,8 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
   static const std::vector<AlgorithmKind> kinds = [] {
     std::vector<AlgorithmKind> k{ts(),      fts(),     fts_de(),     dp_fts(),
                                  dp_fts_de(), fed_pne(), dp_fed_pne(), hct(),
-                                 kernel_ts(), rgpe(),    taf()};
+                                 kernel_ts(), fed1_ucb(), fn_ucb(),
+                                 rgpe(),      taf()};
     for (std::size_t i = 0; i < k.size(); ++i) {
       // A kind is what its family asks of it: an FBO kind has an engine variant, an X-armed
       // kind its traits, and names are unique.
