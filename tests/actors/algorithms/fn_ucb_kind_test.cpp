@@ -218,7 +218,7 @@ TEST_CASE("fn-ucb: its loop is the engine's run on the scenario's problem",
   CHECK(engine.sync_rounds.size() < 59);  // D = 0.3 skips some rounds
 }
 
-TEST_CASE("fn-ucb: rows at a stride of ceil(T / 100) rounds and at T; D decides the "
+TEST_CASE("fn-ucb: rows at a stride of ceil(T / 100) rounds and at T, and D decides the "
           "synchronisations",
           "[algorithms][fn-ucb]") {
   // T = 250: stride 3, rows at rounds 3, 6, ..., 249 and 250: 84 per client. D = 0: a
