@@ -81,8 +81,17 @@ AlgorithmKind fbo_plugin_kind(std::string name, fbo::AlgorithmTraits traits, std
 AlgorithmKind xarmed_kind(std::string name, XarmedTraits traits, std::string doc,
                           std::string source);
 
-/// Every registered algorithm, in registration order (the order of "allowed:" lists).
+/// Every registered algorithm, in registration order (the order of "allowed:" lists): fedsim's
+/// own, then those a program registered. Checked when first read (std::logic_error naming the
+/// kind: traits of another family, no loop, a name taken, a parameter whose default its rule
+/// refuses or declared twice).
 const std::vector<AlgorithmKind>& algorithm_kinds();
+/// Adds a program's own algorithm to the registry (examples/own-algorithm): a kind as fedsim's
+/// own files define them, with a loop (the actors run only fedsim's algorithms: set
+/// `actors = false`). Call before the registry is first read, i.e. before any scenario is
+/// loaded or any algorithm looked up (std::logic_error otherwise): the loader's tables are
+/// built from it once.
+void register_algorithm(AlgorithmKind kind);
 /// The algorithm called `name`, or nullptr.
 const AlgorithmKind* find_algorithm(const std::string& name);
 /// The algorithm called `name`; std::logic_error when none is (names come from the registry).

@@ -21,12 +21,41 @@ AlgorithmKind fn_ucb();
 AlgorithmKind rgpe();
 AlgorithmKind taf();
 
+namespace {
+
+/// The kinds a program registered (register_algorithm), and whether the registry was read.
+std::vector<AlgorithmKind>& registered() {
+  static std::vector<AlgorithmKind> r;
+  return r;
+}
+bool& registry_read() {
+  static bool read = false;
+  return read;
+}
+
+}  // namespace
+
+void register_algorithm(AlgorithmKind kind) {
+  if (kind.actors)
+    throw std::logic_error("register_algorithm('" + kind.name +
+                           "'): the actors run only fedsim's own algorithms; set actors = false "
+                           "(its loop runs it: --driver loop)");
+  if (registry_read())
+    throw std::logic_error("register_algorithm('" + kind.name +
+                           "'): the registry was already read; register before loading any "
+                           "scenario or looking up any algorithm");
+  registered().push_back(std::move(kind));
+}
+
 const std::vector<AlgorithmKind>& algorithm_kinds() {
   static const std::vector<AlgorithmKind> kinds = [] {
+    registry_read() = true;
     std::vector<AlgorithmKind> k{ts(),      fts(),     fts_de(),     dp_fts(),
                                  dp_fts_de(), fed_pne(), dp_fed_pne(), hct(),
                                  kernel_ts(), fed1_ucb(), fn_ucb(),
                                  rgpe(),      taf()};
+    for (AlgorithmKind& r : registered()) k.push_back(std::move(r));
+    registered().clear();
     for (std::size_t i = 0; i < k.size(); ++i) {
       // A kind is what its family asks of it: an FBO kind has an engine variant, an X-armed
       // kind its traits, and names are unique.
