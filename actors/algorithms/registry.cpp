@@ -16,12 +16,14 @@ AlgorithmKind fed_pne();
 AlgorithmKind dp_fed_pne();
 AlgorithmKind hct();
 AlgorithmKind kernel_ts();
+AlgorithmKind gp_bo();
+AlgorithmKind batched_bo();
 
 const std::vector<AlgorithmKind>& algorithm_kinds() {
   static const std::vector<AlgorithmKind> kinds = [] {
     std::vector<AlgorithmKind> k{ts(),      fts(),     fts_de(),     dp_fts(),
                                  dp_fts_de(), fed_pne(), dp_fed_pne(), hct(),
-                                 kernel_ts()};
+                                 kernel_ts(), gp_bo(), batched_bo()};
     for (std::size_t i = 0; i < k.size(); ++i) {
       // A kind is what its family asks of it: an FBO kind has an engine variant, an X-armed
       // kind its traits, and names are unique.
