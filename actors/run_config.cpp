@@ -158,7 +158,7 @@ const NameTable<fbo::Algorithm>& names(fbo::Algorithm) {
   static const NameTable<fbo::Algorithm> t = [] {
     NameTable<fbo::Algorithm> out;
     for (const actors::algorithms::AlgorithmKind& k : actors::algorithms::algorithm_kinds())
-      if (k.fbo) out.emplace_back(k.fbo->variant, k.name);
+      if (k.fbo && k.fbo->variant) out.emplace_back(*k.fbo->variant, k.name);
     return out;
   }();
   return t;
@@ -206,8 +206,8 @@ const NameTable<xarmed::PointRule>& names(xarmed::PointRule) {
 
 const actors::algorithms::AlgorithmKind& algorithm_kind(const ScenarioConfig& config) {
   namespace al = actors::algorithms;
+  if (!config.plugin.empty()) return al::algorithm(config.plugin);
   if (!config.xarmed.enabled) return al::algorithm(config.algorithm.algorithm);
-  if (!config.xarmed.algorithm.empty()) return al::algorithm(config.xarmed.algorithm);
   // An X-armed configuration of the tree searchers names its kind by its traits: HCT is not
   // federated; of the federated, DP-Fed-PNE is private (dp_epsilon > 0; the loader refuses
   // dp_epsilon for HCT).

@@ -155,10 +155,6 @@ struct XarmedConfig {
   /// problem.clients, problem.seed and record_curve are not read: fed_pne_config() sets them.
   /// A baseline (a kind without the tree trait) reads its problem and budget from here.
   xarmed::FedPneConfig fed_pne;
-  /// The registered name of an X-armed algorithm that does not search the partition tree (the
-  /// baselines: kernel-ts, gp-bo, ...; the loader sets it); empty for Fed-PNE, DP-Fed-PNE and
-  /// HCT, which hct and fed_pne.dp_epsilon name.
-  std::string algorithm;
 };
 
 /// What a run writes besides the always-written files.
@@ -209,6 +205,11 @@ struct ScenarioConfig {
   /// takes them from the world, the seed and the privacy section.
   fbo::ReferenceConfig algorithm;
   XarmedConfig xarmed;  ///< used instead of `algorithm` when xarmed.enabled
+  /// The registered name of an algorithm that its family's configuration does not name (the
+  /// baselines: an FBO kind without an engine variant, an X-armed kind that does not search the
+  /// partition tree; the loader sets it); empty for the others, which `algorithm.algorithm`,
+  /// `xarmed.hct` and `xarmed.fed_pne.dp_epsilon` name.
+  std::string plugin;
   /// The tables [algorithm.NAME] as given, by algorithm name: an algorithm's own keys
   /// (AlgorithmKind::parameters). Only the run's algorithm's are read, through
   /// algorithm_params(), which adds the defaults.

@@ -927,14 +927,136 @@ std::function<void(const fbo::ReferenceConfig&, const std::string&, Context&)> a
   };
 }
 
+/// A parameter's value as the scenario's TOML writes it.
+std::string parameter_text(const al::ParamValue& v) {
+  if (const auto* i = std::get_if<std::int64_t>(&v)) return Value<std::int64_t>::text(*i);
+  if (const auto* d = std::get_if<double>(&v)) return toml_float(*d);
+  if (const auto* b = std::get_if<bool>(&v)) return Value<bool>::text(*b);
+  return toml_string(std::get<std::string>(v));
+}
+
+/// A parameter's value read as its declared type (its rule is checked with the others').
+al::ParamValue read_parameter(const al::Parameter& p, const toml::node& n, const std::string& key) {
+  switch (p.type) {
+    case al::Parameter::Type::integer: return Value<std::int64_t>::read(n, key);
+    case al::Parameter::Type::real: return Value<double>::read(n, key);
+    case al::Parameter::Type::boolean: return Value<bool>::read(n, key);
+    case al::Parameter::Type::choice: return Value<std::string>::read(n, key);
+  }
+  throw std::logic_error("read_parameter: not a parameter type");
+}
+
+/// The table [algorithm.NAME] of each registered algorithm of `family` that declares parameters
+/// (AlgorithmKind::parameters): read into config.algorithm_params[NAME]; checked (each
+/// parameter's rule, then the kind's own check) and written to config.resolved.toml, every
+/// parameter with its value, only when NAME is the run's algorithm. Given for another algorithm
+/// it has no effect (a warning).
+template <class S>
+std::vector<Field<S>> algorithm_parameter_tables(al::Family family) {
+  std::vector<Field<S>> out;
+  for (const al::AlgorithmKind& kind : al::algorithm_kinds()) {
+    if (kind.family != family || kind.parameters.empty()) continue;
+    const std::string name = kind.name;
+    const auto names = [name] {
+      std::vector<std::string> n;
+      for (const al::Parameter& p : al::algorithm(name).parameters) n.push_back(p.name);
+      return n;
+    };
+    Field<S> f;
+    f.name = name;
+    f.kind = Field<S>::Kind::table;
+    f.inert = [name](const ScenarioConfig& c) -> std::string {
+      const std::string run = algorithm_kind(c).name;
+      return run == name ? "" : "the keys of algorithm.name = \"" + name + "\", not of " + run;
+    };
+    f.read = [name, names](const toml::node& n, S&, const std::string& key, Context& c) {
+      const al::AlgorithmKind& k = al::algorithm(name);
+      al::Params& given = c.root.algorithm_params[name];
+      for (auto&& [pk, v] : as_table(n, key)) {
+        const std::string param(pk.str());
+        const auto d = std::find_if(k.parameters.begin(), k.parameters.end(),
+                                    [&param](const al::Parameter& p) { return p.name == param; });
+        if (d == k.parameters.end())
+          throw std::invalid_argument("unknown key '" + child_key(key, param) + "' (allowed: " +
+                                      join(names()) + ")");
+        given.values[param] = read_parameter(*d, v, child_key(key, param));
+        c.present.insert(child_key(key, param));
+      }
+    };
+    f.check = [name](const S&, const std::string& key, Context& c) {
+      if (algorithm_kind(c.root).name != name) return;
+      const al::Params params = algorithm_params(c.root);  // each parameter's rule
+      if (const auto check = al::algorithm(name).check) check(params, c.root, key);
+    };
+    f.write = [name](std::string& out, const S&, const std::string& key, Context& c) {
+      if (algorithm_kind(c.root).name != name) return;
+      const al::Params params = algorithm_params(c.root);
+      out += "\n[" + key + "]\n";
+      for (const al::Parameter& p : al::algorithm(name).parameters)
+        out += p.name + " = " + parameter_text(params.values.at(p.name)) + "\n";
+    };
+    f.rows = [name](std::vector<Row>& rows, const std::string& key, Family fam) {
+      for (const al::Parameter& p : al::algorithm(name).parameters)
+        rows.push_back({child_key(key, p.name), family_name(fam), p.type_name(),
+                        parameter_text(p.default_value), p.allowed(), p.doc});
+    };
+    f.keys = names;
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+/// The FBO [algorithm] name: every registered FBO algorithm (read before the tables, in
+/// read_family); an engine variant is kept in ReferenceConfig::algorithm, the others in
+/// ScenarioConfig::plugin.
+Field<fbo::ReferenceConfig> fbo_name_field() {
+  Field<fbo::ReferenceConfig> f =
+      value("name", &fbo::ReferenceConfig::algorithm, one_of<Algorithm>(), "the algorithm");
+  f.allowed = join(al::algorithm_names(al::Family::fbo));
+  f.read = [](const toml::node& n, fbo::ReferenceConfig& a, const std::string& key, Context&) {
+    const al::AlgorithmKind* k = al::find_algorithm(Value<std::string>::read(n, key));
+    if (k && k->fbo && k->fbo->variant) a.algorithm = *k->fbo->variant;
+  };
+  f.text = [](const fbo::ReferenceConfig&, Context& ctx) {
+    return toml_string(algorithm_kind(ctx.root).name);
+  };
+  return f;
+}
+
+/// The FBO table with its algorithms' own tables, every key of it having no effect with an
+/// algorithm that runs its own engine and does not read it (AlgorithmKind::family_keys).
+Table<fbo::ReferenceConfig> with_plugins(Table<fbo::ReferenceConfig> t) {
+  // Whether the run's algorithm runs its own engine and does not read the key `name`.
+  const auto unread = [](const ScenarioConfig& c, const std::string& name) {
+    const al::AlgorithmKind& k = algorithm_kind(c);
+    return k.fbo && !k.fbo->variant &&
+           std::find(k.family_keys.begin(), k.family_keys.end(), name) == k.family_keys.end();
+  };
+  for (Field<fbo::ReferenceConfig>& f : t.fields) {
+    if (f.name == "name") continue;
+    // Not written to config.resolved.toml for such an algorithm (it reads its defaults back).
+    if (f.kind == Field<fbo::ReferenceConfig>::Kind::value)
+      f.text = [unread, name = f.name, text = f.text](const fbo::ReferenceConfig& a,
+                                                       Context& c) -> std::string {
+        return unread(c.root, name) ? "" : text(a, c);
+      };
+    f.inert = [unread, name = f.name, first = f.inert](const ScenarioConfig& c) -> std::string {
+      if (unread(c, name)) return "not used by " + algorithm_kind(c).name;
+      return first ? first(c) : "";
+    };
+  }
+  t.fields = t.fields + algorithm_parameter_tables<fbo::ReferenceConfig>(al::Family::fbo);
+  return t;
+}
+
 const Table<fbo::ReferenceConfig>& reference_table() {
   using fbo::ReferenceConfig;
-  static const Table<ReferenceConfig> t{
-      {value("name", &ReferenceConfig::algorithm, one_of<Algorithm>(), "the algorithm")
-           .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
+  static const Table<ReferenceConfig> t = with_plugins(Table<ReferenceConfig>{
+      {fbo_name_field()
+           .also([](const ReferenceConfig&, const std::string& key, Context& ctx) {
              if (ctx.root.world.peer_observations > 0 &&
-                 !target_agent(al::algorithm(a.algorithm).fbo->traits))
-               fail(key, "'" + name_of(a.algorithm) +
+                 !target_agent(algorithm_kind(ctx.root).fbo->traits))
+               fail(key, "'" + algorithm_kind(ctx.root).name +
                              "' does not run in the target-agent setting "
                              "(world.peer_observations > 0): allowed " + fbo_names(target_agent));
            }),
@@ -981,7 +1103,7 @@ const Table<fbo::ReferenceConfig>& reference_table() {
            .when(fbo_algorithm_uses(relayed, "the relaying algorithms"))
            .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
              if (ctx.root.world.peer_observations > 0 &&
-                 relayed(al::algorithm(a.algorithm).fbo->traits) &&
+                 relayed(algorithm_kind(ctx.root).fbo->traits) &&
                  !a.fts_one_shot)
                fail(key, "must be true with world.peer_observations > 0: the peers send one "
                          "message each, before the start");
@@ -995,7 +1117,7 @@ const Table<fbo::ReferenceConfig>& reference_table() {
            .also([](const ReferenceConfig& a, const std::string& key, Context& ctx) {
              const int n = ctx.root.world.agents;
              const double limit = max_weight_a(n);
-             const bool de = regional(al::algorithm(a.algorithm).fbo->traits);
+             const bool de = regional(algorithm_kind(ctx.root).fbo->traits);
              if (de && a.temperature != fbo::TemperatureSchedule::uniform && !(a.weight_a < limit))
                fail(key, "must be < ln(DBL_MAX / N) = " + number_text(limit) +
                              " with world.agents = " + std::to_string(n) +
@@ -1089,7 +1211,7 @@ const Table<fbo::ReferenceConfig>& reference_table() {
                        "upper bound: above the variance of outputs in [0, 1]")
                      .also(above(&fbo::RefitConfig::noise_max, &fbo::RefitConfig::noise_min,
                                  "refit_noise_min")),
-                 RefitUse::bounds)}};
+                 RefitUse::bounds)}});
   return t;
 }
 
@@ -1137,85 +1259,6 @@ const Table<xarmed::FedPneParams>& fed_pne_params_table() {
   return t;
 }
 
-/// A parameter's value as the scenario's TOML writes it.
-std::string parameter_text(const al::ParamValue& v) {
-  if (const auto* i = std::get_if<std::int64_t>(&v)) return Value<std::int64_t>::text(*i);
-  if (const auto* d = std::get_if<double>(&v)) return toml_float(*d);
-  if (const auto* b = std::get_if<bool>(&v)) return Value<bool>::text(*b);
-  return toml_string(std::get<std::string>(v));
-}
-
-/// A parameter's value read as its declared type (its rule is checked with the others').
-al::ParamValue read_parameter(const al::Parameter& p, const toml::node& n, const std::string& key) {
-  switch (p.type) {
-    case al::Parameter::Type::integer: return Value<std::int64_t>::read(n, key);
-    case al::Parameter::Type::real: return Value<double>::read(n, key);
-    case al::Parameter::Type::boolean: return Value<bool>::read(n, key);
-    case al::Parameter::Type::choice: return Value<std::string>::read(n, key);
-  }
-  throw std::logic_error("read_parameter: not a parameter type");
-}
-
-/// The table [algorithm.NAME] of each registered algorithm of `family` that declares parameters
-/// (AlgorithmKind::parameters): read into config.algorithm_params[NAME]; checked (each
-/// parameter's rule, then the kind's own check) and written to config.resolved.toml, every
-/// parameter with its value, only when NAME is the run's algorithm. Given for another algorithm
-/// it has no effect (a warning).
-template <class S>
-std::vector<Field<S>> algorithm_parameter_tables(al::Family family) {
-  std::vector<Field<S>> out;
-  for (const al::AlgorithmKind& kind : al::algorithm_kinds()) {
-    if (kind.family != family || kind.parameters.empty()) continue;
-    const std::string name = kind.name;
-    const auto names = [name] {
-      std::vector<std::string> n;
-      for (const al::Parameter& p : al::algorithm(name).parameters) n.push_back(p.name);
-      return n;
-    };
-    Field<S> f;
-    f.name = name;
-    f.kind = Field<S>::Kind::table;
-    f.inert = [name](const ScenarioConfig& c) -> std::string {
-      const std::string run = algorithm_kind(c).name;
-      return run == name ? "" : "the keys of algorithm.name = \"" + name + "\", not of " + run;
-    };
-    f.read = [name, names](const toml::node& n, S&, const std::string& key, Context& c) {
-      const al::AlgorithmKind& k = al::algorithm(name);
-      al::Params& given = c.root.algorithm_params[name];
-      for (auto&& [pk, v] : as_table(n, key)) {
-        const std::string param(pk.str());
-        const auto d = std::find_if(k.parameters.begin(), k.parameters.end(),
-                                    [&param](const al::Parameter& p) { return p.name == param; });
-        if (d == k.parameters.end())
-          throw std::invalid_argument("unknown key '" + child_key(key, param) + "' (allowed: " +
-                                      join(names()) + ")");
-        given.values[param] = read_parameter(*d, v, child_key(key, param));
-        c.present.insert(child_key(key, param));
-      }
-    };
-    f.check = [name](const S&, const std::string& key, Context& c) {
-      if (algorithm_kind(c.root).name != name) return;
-      const al::Params params = algorithm_params(c.root);  // each parameter's rule
-      if (const auto check = al::algorithm(name).check) check(params, c.root, key);
-    };
-    f.write = [name](std::string& out, const S&, const std::string& key, Context& c) {
-      if (algorithm_kind(c.root).name != name) return;
-      const al::Params params = algorithm_params(c.root);
-      out += "\n[" + key + "]\n";
-      for (const al::Parameter& p : al::algorithm(name).parameters)
-        out += p.name + " = " + parameter_text(params.values.at(p.name)) + "\n";
-    };
-    f.rows = [name](std::vector<Row>& rows, const std::string& key, Family fam) {
-      for (const al::Parameter& p : al::algorithm(name).parameters)
-        rows.push_back({child_key(key, p.name), family_name(fam), p.type_name(),
-                        parameter_text(p.default_value), p.allowed(), p.doc});
-    };
-    f.keys = names;
-    out.push_back(std::move(f));
-  }
-  return out;
-}
-
 const Table<xarmed::FedPneConfig>& fed_pne_table() {
   using xarmed::FedPneConfig;
   static const Table<FedPneConfig> t = [] {
@@ -1253,7 +1296,6 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
               "doubles, orphaning its subtree)")
             .when(xarmed_algorithm_uses(central_tree, "the centralised tree search"))};
     fields = fields + inlined(&FedPneConfig::params, fed_pne_params_table()) +
-             algorithm_parameter_tables<FedPneConfig>(al::Family::xarmed) +
              std::vector<Field<FedPneConfig>>{
                  value("dp_epsilon", &FedPneConfig::dp_epsilon,
                        {"must be a finite number > 0 (dp-fed-pne), or 0 (fed-pne)",
@@ -1293,7 +1335,8 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
                   "absent, got " + number_text(f.dp_delta));
       range(f, key, c);
     };
-    return Table<FedPneConfig>{fields};
+    return Table<FedPneConfig>{fields +
+                               algorithm_parameter_tables<FedPneConfig>(al::Family::xarmed)};
   }();
   return t;
 }
@@ -1596,8 +1639,14 @@ void read_family(const toml::table& root, Context& ctx) {
   ctx.family = is_xarmed ? Family::xarmed : Family::fbo;
   ctx.root.xarmed.enabled = is_xarmed;
   ctx.root.xarmed.hct = is_xarmed && central_tree(*kind->xarmed);
-  // The tree searchers are named by their traits and dp_epsilon, the others by name.
-  if (is_xarmed && !kind->xarmed->tree) ctx.root.xarmed.algorithm = kind->name;
+  // The engine's FBO variants are named by algorithm.algorithm, the tree searchers by their
+  // traits and dp_epsilon, the others (the baselines) by name.
+  if ((is_xarmed && !kind->xarmed->tree) || (!is_xarmed && !kind->fbo->variant))
+    ctx.root.plugin = kind->name;
+  // What the rest of a run reads of an FBO algorithm (is it private? does it send messages?)
+  // it reads from the engine variant with the plug-in's traits (one exists: registry.cpp).
+  if (!is_xarmed && !kind->fbo->variant)
+    ctx.root.algorithm.algorithm = *al::variant_with_traits(kind->fbo->traits);
   if (ctx.root.xarmed.hct) {  // keys left out take HCT's defaults, not Fed-PNE's
     const xarmed::HctParams hct;
     auto& p = ctx.root.xarmed.fed_pne.params;
@@ -1618,7 +1667,7 @@ void check_all(Context& ctx) {
       hct_config(ctx.root).validate();
     else if (xarmed_uses(ctx.root, tree_search))
       fed_pne_config(ctx.root).validate();
-    else if (!ctx.root.xarmed.enabled)
+    else if (!ctx.root.xarmed.enabled && ctx.root.plugin.empty())
       reference_config(ctx.root).validate();
   } catch (const std::invalid_argument& e) {
     throw std::logic_error(std::string("internal error: the scenario schema accepted a "

@@ -43,9 +43,10 @@ struct AlgorithmKind {
   Family family;
   std::string doc;     ///< one line: what it is
   std::string source;  ///< the paper (and section) it follows
-  /// FBO family: the engine's variant and what it does.
+  /// FBO family: the engine's variant (none for a kind that runs its own engine, such as the
+  /// transfer-learning baselines) and what it does.
   struct Fbo {
-    fbo::Algorithm variant;
+    std::optional<fbo::Algorithm> variant;
     fbo::AlgorithmTraits traits;
   };
   std::optional<Fbo> fbo;
@@ -53,6 +54,10 @@ struct AlgorithmKind {
   std::optional<XarmedTraits> xarmed;
   /// Its own keys, the table [algorithm.NAME] (parameters.hpp); empty: none.
   std::vector<Parameter> parameters;
+  /// An FBO kind without an engine variant: the keys of the FBO [algorithm] table it reads
+  /// (the others have no effect with it: the loader warns). Ignored for engine variants, whose
+  /// traits say which keys act.
+  std::vector<std::string> family_keys;
   /// Rules across its parameters and the rest of the scenario, run at load after each parameter
   /// passed its own rule; throws std::invalid_argument "key 'TABLE.P': ..." (TABLE:
   /// "algorithm.NAME"). nullptr: none.
@@ -68,6 +73,10 @@ struct AlgorithmKind {
 /// An FBO kind: its traits are the engine's (fbo::traits), named once there.
 AlgorithmKind fbo_kind(std::string name, fbo::Algorithm variant, std::string doc,
                        std::string source);
+/// An FBO kind that runs its own engine (no engine variant): its loop, parameters and family
+/// keys set by the caller.
+AlgorithmKind fbo_plugin_kind(std::string name, fbo::AlgorithmTraits traits, std::string doc,
+                              std::string source);
 /// An X-armed kind (its loop and parameters set by the caller).
 AlgorithmKind xarmed_kind(std::string name, XarmedTraits traits, std::string doc,
                           std::string source);
@@ -88,6 +97,10 @@ std::vector<std::string> names_where(Pred pred) {
     if (pred(k)) out.push_back(k.name);
   return out;
 }
+/// The engine variant with these traits (std::nullopt: none). Every FBO kind without a
+/// variant has one with its traits, which the configuration's algorithm.algorithm holds so that
+/// what reads an FBO configuration's traits (is it private?) reads the kind's.
+std::optional<fbo::Algorithm> variant_with_traits(const fbo::AlgorithmTraits& traits);
 /// Every name, or those of one family.
 std::vector<std::string> algorithm_names();
 std::vector<std::string> algorithm_names(Family family);

@@ -10,7 +10,10 @@
 ///    rounds.csv (one row per server round, as the actors write it; aggregate_norm nan);
 ///  - Fed-PNE, DP-Fed-PNE: observations.csv (one row per client and phase), phases.csv;
 ///  - the centralised X-armed learners (HCT, KernelTS, GP-BO): observations.csv in the pull
-///    layout, one row per round of the learner as client 0 (phase = step = t).
+///    layout, one row per round of the learner as client 0 (phase = step = t);
+///  - the federated X-armed baselines (Fed1-UCB, FN-UCB): observations.csv in the pull layout,
+///    rows per client (Fed1-UCB: one per phase; FN-UCB: every ceil(T / 100) rounds), and
+///    their communication counts in summary.json's section named after them.
 #include <cstdint>
 #include <filesystem>
 #include <optional>

@@ -22,7 +22,8 @@ std::string shortest(double v) {
 /// A bound as the scenario README writes them: 1e6, 1e-12, 0.5, inf.
 std::string bound_text(double v, Parameter::Type type) {
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  if (type == Parameter::Type::integer) return std::to_string(static_cast<std::int64_t>(v));
+  if (type == Parameter::Type::integer || (v == std::floor(v) && std::fabs(v) < 1e5))
+    return std::to_string(static_cast<std::int64_t>(v));
   std::string t = shortest(v);
   const std::size_t e = t.find('e');
   if (e == std::string::npos) return t;

@@ -16,14 +16,19 @@ AlgorithmKind fed_pne();
 AlgorithmKind dp_fed_pne();
 AlgorithmKind hct();
 AlgorithmKind kernel_ts();
+AlgorithmKind fed1_ucb();
+AlgorithmKind fn_ucb();
 AlgorithmKind gp_bo();
 AlgorithmKind batched_bo();
+AlgorithmKind rgpe();
+AlgorithmKind taf();
 
 const std::vector<AlgorithmKind>& algorithm_kinds() {
   static const std::vector<AlgorithmKind> kinds = [] {
     std::vector<AlgorithmKind> k{ts(),      fts(),     fts_de(),     dp_fts(),
                                  dp_fts_de(), fed_pne(), dp_fed_pne(), hct(),
-                                 kernel_ts(), gp_bo(), batched_bo()};
+                                 kernel_ts(), fed1_ucb(), fn_ucb(),
+                                 gp_bo(),     batched_bo(), rgpe(), taf()};
     for (std::size_t i = 0; i < k.size(); ++i) {
       // A kind is what its family asks of it: an FBO kind has an engine variant, an X-armed
       // kind its traits, and names are unique.
@@ -31,6 +36,8 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
       if (fbo != k[i].fbo.has_value() || fbo == k[i].xarmed.has_value())
         throw std::logic_error("algorithm '" + k[i].name + "': traits of another family");
       if (!k[i].loop) throw std::logic_error("algorithm '" + k[i].name + "': no loop");
+      if (fbo && !k[i].fbo->variant && !variant_with_traits(k[i].fbo->traits))
+        throw std::logic_error("algorithm '" + k[i].name + "': no engine variant has its traits");
       for (std::size_t p = 0; p < k[i].parameters.size(); ++p) {
         const Parameter& q = k[i].parameters[p];
         if (!q.problem(q.default_value).empty())
@@ -66,6 +73,13 @@ AlgorithmKind fbo_kind(std::string name, fbo::Algorithm variant, std::string doc
   return k;
 }
 
+AlgorithmKind fbo_plugin_kind(std::string name, fbo::AlgorithmTraits traits, std::string doc,
+                              std::string source) {
+  AlgorithmKind k{std::move(name), Family::fbo, std::move(doc), std::move(source)};
+  k.fbo = AlgorithmKind::Fbo{std::nullopt, traits};
+  return k;
+}
+
 AlgorithmKind xarmed_kind(std::string name, XarmedTraits traits, std::string doc,
                           std::string source) {
   AlgorithmKind k{std::move(name), Family::xarmed, std::move(doc), std::move(source)};
@@ -88,6 +102,23 @@ const AlgorithmKind& algorithm(fbo::Algorithm variant) {
   for (const AlgorithmKind& k : algorithm_kinds())
     if (k.fbo && k.fbo->variant == variant) return k;
   throw std::logic_error("no algorithm is registered for an fbo::Algorithm value");
+}
+
+std::optional<fbo::Algorithm> variant_with_traits(const fbo::AlgorithmTraits& t) {
+  // Every value of the enum: fbo::traits throws for the first past its last.
+  for (int i = 0;; ++i) {
+    const auto v = static_cast<fbo::Algorithm>(i);
+    fbo::AlgorithmTraits u{};
+    try {
+      u = fbo::traits(v);
+    } catch (const std::logic_error&) {
+      break;
+    }
+    if (u.sends_messages == t.sends_messages && u.server == t.server &&
+        u.is_private == t.is_private && u.regional == t.regional)
+      return v;
+  }
+  return std::nullopt;
 }
 
 std::vector<std::string> algorithm_names() {

@@ -84,6 +84,7 @@ Fed1UcbRunResult run_fed1_ucb(const Fed1UcbRunConfig& config,
           &step_regret[static_cast<std::size_t>(t)], config.record_pulls ? &phase_pulls : nullptr);
       for (std::size_t i = first; i < phase_pulls.size(); ++i) phase_pulls[i].step += t + 1;
     }
+    rec.client_regret = result.client_regret;
     std::stable_sort(phase_pulls.begin(), phase_pulls.end(),
                      [](const BanditPull& a, const BanditPull& c) { return a.step < c.step; });
     result.pulls.insert(result.pulls.end(), phase_pulls.begin(), phase_pulls.end());

@@ -29,6 +29,9 @@ struct Fed1UcbPhaseRecord {
   bool completed = false;          ///< reported and closed
   std::size_t survivors = 0;
   double confidence_width = 0.0;  ///< B (completed phases)
+  /// Each client's cumulative regret after the phase (as Fed-PNE's phase record holds it: the
+  /// loop driver's pull rows); the last phase's is client_regret.
+  std::vector<double> client_regret{};
 };
 
 struct Fed1UcbRunResult {

@@ -49,18 +49,21 @@ FnUcbRunResult run_fn_ucb(const FnUcbRunConfig& config, const xarmed::FederatedP
       sync = sync || c.wants_sync();
     }
     result.average_regret_curve.push_back(cumulative / params.clients);
-    if (!sync || t == params.budget) continue;  // nothing after T could use it
-    server.begin_sync(t);
-    for (FnUcbClient& c : clients) {
-      const std::vector<double> report = c.sync_report(t);
-      result.numbers_sent_per_client += static_cast<std::int64_t>(report.size());
-      const std::string why = server.receive(c.id(), report);
-      if (!why.empty()) throw std::logic_error("fn-ucb: the server refused a report: " + why);
+    if (sync && t < params.budget) {  // nothing after T could use a synchronisation
+      server.begin_sync(t);
+      for (FnUcbClient& c : clients) {
+        const std::vector<double> report = c.sync_report(t);
+        result.numbers_sent_per_client += static_cast<std::int64_t>(report.size());
+        const std::string why = server.receive(c.id(), report);
+        if (!why.empty()) throw std::logic_error("fn-ucb: the server refused a report: " + why);
+      }
+      const std::vector<double> broadcast = server.close_sync();
+      for (FnUcbClient& c : clients) c.apply_broadcast(broadcast, t);
+      result.numbers_received_per_client += static_cast<std::int64_t>(broadcast.size());
+      result.sync_rounds.push_back(t);
     }
-    const std::vector<double> broadcast = server.close_sync();
-    for (FnUcbClient& c : clients) c.apply_broadcast(broadcast, t);
-    result.numbers_received_per_client += static_cast<std::int64_t>(broadcast.size());
-    result.sync_rounds.push_back(t);
+    if (config.on_round)
+      config.on_round(t, result.client_regret, static_cast<std::int64_t>(result.sync_rounds.size()));
   }
   result.numbers_sent_per_client /= params.clients;
   result.average_regret = cumulative / params.clients;

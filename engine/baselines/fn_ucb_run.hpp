@@ -6,6 +6,7 @@
 /// i's reward noise in round t from RandomStream(seed, "fnucb.client", i, t). Same config,
 /// same result, bit for bit.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -19,6 +20,13 @@ struct FnUcbRunConfig {
   FnUcbParams params;  ///< params.clients is taken from the problem
   std::uint64_t seed = 1;
   bool record_pulls = true;  ///< keep every pull (N T records)
+  /// Called at the end of every round t = 1..T (after its synchronisation, if any) with each
+  /// client's cumulative regret so far and the synchronisations run so far, when set: a caller
+  /// records the regret at a stride of its choosing without keeping every pull (the loop
+  /// driver's pull rows).
+  std::function<void(std::int64_t t, const std::vector<double>& client_regret,
+                     std::int64_t syncs)>
+      on_round;
 };
 
 struct FnUcbRunResult {

@@ -785,8 +785,11 @@ TEST_CASE("overrides switch and tune the X-armed family", "[scenario]") {
 TEST_CASE("X-armed scenario errors name the file, the key and the allowed values", "[scenario]") {
   const std::string fed = "[algorithm]\nname = \"fed-pne\"\n";
   const std::string dp = "[algorithm]\nname = \"dp-fed-pne\"\ndp_epsilon = 1.0\n";
-  const std::string xarmed_keys =
+  // ... and the tables of the algorithms with keys of their own, from the registry.
+  std::string xarmed_keys =
       "allowed: name, budget, k, split, point, hct_variant, nu1, rho, c, c1, delta, dp_epsilon, dp_delta";
+  for (const auto& k : fedsim::actors::algorithms::algorithm_kinds())
+    if (k.xarmed && !k.parameters.empty()) xarmed_keys += ", " + k.name;
 
   // Keys of the other family.
   expect_error("x-fbo-key.toml", fed + "q = 0.5\n",

@@ -28,15 +28,16 @@ namespace {
 
 const fs::path scenarios = FEDSIM_SCENARIO_DIR;
 
-/// Whether a scenario file runs HCT (which has no actors).
-bool is_hct(const fs::path& file) { return slurp(file).find("name = \"hct\"") != std::string::npos; }
+/// Whether a scenario file runs an algorithm the actors run (not HCT and the baselines).
+bool runs_as_actors(const fs::path& file) {
+  return fedsim::scenario::algorithm_kind(fedsim::scenario::load_scenario(file.string())).actors;
+}
 
-/// tools/golden's shrink, and a tuning objective's (run_command.hpp: under CI's sanitizer,
-/// the real-data scenarios' training took minutes).
+/// tools/golden's shrink (of the algorithms the actors run), and a tuning objective's
+/// (run_command.hpp: under CI's sanitizer, the real-data scenarios' training took minutes).
 std::string shrink(const fs::path& file) {
   const std::string text = slurp(file);
-  const bool xarmed = text.find("name = \"fed-pne\"") != std::string::npos ||
-                      text.find("name = \"dp-fed-pne\"") != std::string::npos || is_hct(file);
+  const bool xarmed = fedsim::scenario::load_scenario(file.string()).xarmed.enabled;
   const bool tuning = text.find("kind = \"tuning\"") != std::string::npos;
   if (!xarmed)
     return std::string(" --set world.agents=12 --set algorithm.iterations=6") +
@@ -63,8 +64,8 @@ nlohmann::json summary_of(const fs::path& dir) {
 TEST_CASE("the loop driver and the actors write the same records for every shipped scenario",
           "[cli][driver]") {
   std::vector<fs::path> files;
-  for (const auto& e : fs::recursive_directory_iterator(scenarios))  // HCT has no actors
-    if (e.path().extension() == ".toml" && !is_hct(e.path()) &&
+  for (const auto& e : fs::recursive_directory_iterator(scenarios))
+    if (e.path().extension() == ".toml" && runs_as_actors(e.path()) &&
         slurp(e.path()).find("kind = \"tcp\"") == std::string::npos &&  // needs its service
         !fedsim::scenario::load_scenario(e.path().string()).run.wall())  // the loop has no clock
       files.push_back(e.path());
@@ -241,7 +242,7 @@ TEST_CASE("hct under --driver actors, and HCT's key rules, are usage errors nami
   const auto c1 = run_fedsim("run " + hct_scenario(dir, "c1 = 2.0\n").string() +
                              " --driver loop --quiet --out " + out.string());
   CHECK(c1.exit_code == 0);
-  CHECK(c1.output.find("key 'algorithm.c1' has no effect: used by fed-pne, dp-fed-pne, not by hct") !=
+  CHECK(c1.output.find("key 'algorithm.c1' has no effect: used by the phased tree search (fed-pne, dp-fed-pne), not by hct") !=
         std::string::npos);
 
   const auto dp = run_fedsim("run " + hct_scenario(dir, "dp_epsilon = 1.0\n").string() +

@@ -47,17 +47,14 @@ std::vector<std::string> shipped_scenarios() {
   return out;
 }
 
-/// Whether a scenario file runs HCT (the X-armed family's centralised baseline, loop only).
-bool is_hct(const std::string& name) {
-  return slurp(scenarios / name).find("name = \"hct\"") != std::string::npos;
+/// The registered algorithm a shipped scenario runs.
+const fedsim::actors::algorithms::AlgorithmKind& kind_of(const std::string& name) {
+  return fedsim::scenario::algorithm_kind(
+      fedsim::scenario::load_scenario_file((scenarios / name).string(), {}).config);
 }
 
-/// Whether a scenario file runs the X-armed family (Fed-PNE, DP-Fed-PNE, HCT).
-bool is_xarmed(const std::string& name) {
-  const std::string text = slurp(scenarios / name);
-  return text.find("name = \"fed-pne\"") != std::string::npos ||
-         text.find("name = \"dp-fed-pne\"") != std::string::npos || is_hct(name);
-}
+/// Whether a scenario file runs the X-armed family.
+bool is_xarmed(const std::string& name) { return kind_of(name).xarmed.has_value(); }
 
 // Shrunk so that CI runs each in a fraction of a second.
 const char* fbo_shrink = "--set world.agents=24 --set algorithm.iterations=10 --quiet";
@@ -75,22 +72,31 @@ bool is_tuning(const std::string& name) {
   return slurp(scenarios / name).find("kind = \"tuning\"") != std::string::npos;
 }
 const char* xarmed_shrink = "--set world.agents=6 --set algorithm.budget=1500 --quiet";
+/// The X-armed baselines (GP fits, networks): a shorter budget.
+const char* baseline_shrink = "--set world.agents=6 --set algorithm.budget=60 --quiet";
 }  // namespace
 
-TEST_CASE("every shipped scenario runs and is deterministic across thread counts", "[cli][run]") {
-  const auto names = shipped_scenarios();
-  REQUIRE(names.size() >= 18);
+/// Runs every `parts`-th shipped scenario from `part` on (in name order): each runs, twice and
+/// the same with 1 and 4 threads, and again from its resolved configuration. In three test
+/// cases, each well under ctest's timeout and run in parallel by ctest -j.
+static void check_shipped_scenarios(int part, int parts) {
+  const auto all = shipped_scenarios();
+  REQUIRE(all.size() >= 18);
+  std::vector<std::string> names;
+  for (std::size_t i = static_cast<std::size_t>(part); i < all.size(); i += static_cast<std::size_t>(parts))
+    names.push_back(all[i]);
   // CI's sanitizer job (FEDSIM_TEST_SANITIZER=1, .ci/run) runs each scenario once, with 4
   // threads, for memory errors and undefined behaviour; the plain build's tests compare runs.
   const bool sanitizer = fedsim::test::under_sanitizer();
   const int runs = sanitizer ? 1 : 2;
   for (const std::string& name : names) {
     INFO(name);
-    const bool xarmed = is_xarmed(name);
-    const bool hct = is_hct(name);  // no actors: the loop driver, no messages
-    const std::string driver = hct ? " --driver loop" : "";
+    const auto& kind = kind_of(name);
+    const bool xarmed = kind.xarmed.has_value();
+    const bool loop_only = !kind.actors;  // the loop driver, no messages
+    const std::string driver = loop_only ? " --driver loop" : "";
     const std::vector<std::string> files =
-        hct      ? std::vector<std::string>{"observations.csv", "config.resolved.toml"}
+        loop_only ? std::vector<std::string>{"observations.csv", "config.resolved.toml"}
         : xarmed ? std::vector<std::string>{"observations.csv", "phases.csv", "events.jsonl",
                                             "config.resolved.toml"}
                  : std::vector<std::string>{"observations.csv", "rounds.csv", "events.jsonl",
@@ -101,7 +107,9 @@ TEST_CASE("every shipped scenario runs and is deterministic across thread counts
       std::replace(stem.begin(), stem.end(), '/', '-');
       const fs::path dir = fresh_dir("run-" + stem + std::to_string(k));
       const auto r = run_fedsim("run " + (scenarios / name).string() + " " +
-                                (xarmed ? xarmed_shrink : fbo_shrink) +
+                                (!xarmed                ? fbo_shrink
+                                 : kind.xarmed->tree    ? xarmed_shrink
+                                                        : baseline_shrink) +
                                 (is_tuning(name) ? (xarmed ? xarmed_tuning_shrink : tuning_shrink)
                                                  : "") +
                                 (uses_authors_sampler(name) ? authors_shrink : "") + driver +
@@ -114,7 +122,7 @@ TEST_CASE("every shipped scenario runs and is deterministic across thread counts
         contents[k].push_back(fs::exists(dir / f) ? slurp(dir / f) : std::string("(absent)"));
       const auto summary = nlohmann::json::parse(slurp(dir / "summary.json"));
       CHECK(summary["completed"] == true);
-      CHECK((summary["messages"]["sent"].get<long>() > 0) == !hct);
+      CHECK((summary["messages"]["sent"].get<long>() > 0) == !loop_only);
       if (xarmed) {
         CHECK(summary["clients"] == 6);
         CHECK(summary["average_cumulative_regret_per_client"].get<double>() > 0);
@@ -147,6 +155,19 @@ TEST_CASE("every shipped scenario runs and is deterministic across thread counts
       CHECK(contents[0][f] == contents[1][f]);
     }
   }
+}
+
+TEST_CASE("every shipped scenario runs and is deterministic across thread counts (part 1 of 3)",
+          "[cli][run]") {
+  check_shipped_scenarios(0, 3);
+}
+TEST_CASE("every shipped scenario runs and is deterministic across thread counts (part 2 of 3)",
+          "[cli][run]") {
+  check_shipped_scenarios(1, 3);
+}
+TEST_CASE("every shipped scenario runs and is deterministic across thread counts (part 3 of 3)",
+          "[cli][run]") {
+  check_shipped_scenarios(2, 3);
 }
 
 TEST_CASE("fedsim run rejects bad scenarios with one line and exit code 2", "[cli][run]") {

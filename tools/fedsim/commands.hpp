@@ -44,6 +44,8 @@ void add_plot_command(CLI::App& app);
 void add_dashboard_command(CLI::App& app);
 /// `fedsim report`: one self-contained HTML file of a finished run or sweep folder.
 void add_report_command(CLI::App& app);
+/// `fedsim algorithms`: the registered algorithms, their drivers and their own keys.
+void add_algorithms_command(CLI::App& app);
 /// `fedsim xarmed`: alias of `fedsim sweep SCENARIO --driver loop` over seeds, for the Fed-PNE,
 /// DP-Fed-PNE or HCT scenario its options make (written to OUT/scenario.toml).
 void add_xarmed_command(CLI::App& app);

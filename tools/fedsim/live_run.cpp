@@ -382,7 +382,7 @@ LiveRun::LiveRun(const scenario::ScenarioConfig& config, bool progress, bool tty
     s.is_private = config.xarmed.fed_pne.dp_epsilon > 0.0;
   } else {
     s.total = config.algorithm.iterations;
-    s.is_private = fbo::traits(config.algorithm.algorithm).is_private;
+    s.is_private = kind.fbo->traits.is_private;
     s.budget = config.privacy.budget;
   }
   s.progress = progress;

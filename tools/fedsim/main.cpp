@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   fedsim::cli::add_agents_command(app);
   fedsim::cli::add_privacy_command(app);
   fedsim::cli::add_reference_command(app);
+  fedsim::cli::add_algorithms_command(app);
   fedsim::cli::add_sweep_command(app);
   fedsim::cli::add_plot_command(app);
   fedsim::cli::add_xarmed_command(app);

@@ -43,14 +43,16 @@ scenario::ScenarioConfig scenario_of(const fbo::ReferenceConfig& c) {
   return s;
 }
 
-/// --algorithm: a registered FBO algorithm.
+/// --algorithm: a registered FBO algorithm of the engine's loop (its variants; the others
+/// run from their scenario files).
 fbo::Algorithm parse_fbo_algorithm(const std::string& name) {
   namespace al = actors::algorithms;
   const al::AlgorithmKind* k = al::find_algorithm(name);
-  if (!k || !k->fbo)
-    throw std::invalid_argument("unknown algorithm '" + name + "': allowed " +
-                                al::joined(al::algorithm_names(al::Family::fbo)));
-  return k->fbo->variant;
+  if (!k || !k->fbo || !k->fbo->variant)
+    throw std::invalid_argument(
+        "unknown algorithm '" + name + "': allowed " +
+        al::joined(al::names_where([](const al::AlgorithmKind& a) { return a.fbo && a.fbo->variant; })));
+  return *k->fbo->variant;
 }
 
 void run(ReferenceOptions& o) {
@@ -102,7 +104,10 @@ void add_reference_command(CLI::App& app) {
       "objective): writes OUT/config.resolved.toml and prints the equivalent command");
   cmd->add_option("--algorithm", o->algorithm,
                   actors::algorithms::joined(
-                      actors::algorithms::algorithm_names(actors::algorithms::Family::fbo), " | "))
+                      actors::algorithms::names_where([](const actors::algorithms::AlgorithmKind& k) {
+                        return k.fbo && k.fbo->variant;
+                      }),
+                      " | "))
       ->capture_default_str();
   cmd->add_option("--agents", c.agents, "number of agents N")->capture_default_str();
   cmd->add_option("--iterations", c.iterations, "BO iterations T after the initial design")

@@ -66,6 +66,15 @@ nlohmann::json clock_summary(const scenario::ScenarioConfig& c, const actors::Ru
   return clock;
 }
 
+/// The algorithm's own sections (its loop's LoopRun::summary).
+void add_sections(nlohmann::json& s, const DriverResult& d) {
+  for (const actors::algorithms::SummarySection& section : d.summary) {
+    nlohmann::json& o = s[section.name] = nlohmann::json::object();
+    for (const auto& [name, value] : section.entries)
+      std::visit([&o, &name = name](const auto& v) { o[name] = v; }, value);
+  }
+}
+
 /// The summary of the run's kind (Fed-PNE or HCT, or FBO).
 nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResult& d,
                             Driver driver) {
@@ -86,11 +95,7 @@ nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResul
                                                        : nlohmann::json(nullptr);
     s["agents_without_observations"] = r.agents_without_observations;
     s["client_cumulative_regret"] = r.client_regret;
-    for (const actors::algorithms::SummarySection& section : d.summary) {
-      nlohmann::json& o = s[section.name] = nlohmann::json::object();
-      for (const auto& [name, value] : section.entries)
-        std::visit([&o, &name = name](const auto& v) { o[name] = v; }, value);
-    }
+    add_sections(s, d);
     if (d.communication)
       s["communication"] = {{"rounds", d.communication->rounds},
                             {"nodes_sent_per_client", d.communication->nodes_sent_per_client},
@@ -133,6 +138,7 @@ nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResul
     s["agents_filtered"] = std::count_if(r.agent_filtered.begin(), r.agent_filtered.end(),
                                          [](std::int64_t k) { return k > 0; });
   }
+  add_sections(s, d);
   return s;
 }
 

@@ -112,7 +112,7 @@ TEST_CASE("gp-bo, batched-bo: bad keys are refused naming the key", "[algorithms
   CHECK(has(error_of(g + "initial_design = 0\n"),
             "key 'algorithm.gp-bo.initial_design': must be an integer in [1, 100000], got 0"));
   CHECK(has(error_of(g + "xi = -0.5\n"),
-            "key 'algorithm.gp-bo.xi': must be a finite number in [0, 1e1], got -0.5"));
+            "key 'algorithm.gp-bo.xi': must be a finite number in [0, 10], got -0.5"));
   CHECK(has(error_of(g + "fit_restarts = 0\n"), "key 'algorithm.gp-bo.fit_restarts'"));
   CHECK(has(error_of(g + "acquisition_samples = 4\n"),
             "key 'algorithm.gp-bo.acquisition_refine': must be <= acquisition_samples (4), "

@@ -303,3 +303,29 @@ TEST_CASE("fed1-ucb run: regret bookkeeping, communication counts and determinis
   cfg.seed = 10;
   CHECK(run_fed1_ucb(cfg, problem).mesh.axes[0][0] != r.mesh.axes[0][0]);
 }
+
+TEST_CASE("fed1-ucb run: each phase record holds every client's cumulative regret after it",
+          "[baselines][fed1-ucb]") {
+  const auto problem = test::offset_problem(test::quadratic_1d(0.2), offsets(3), 0.1);
+  Fed1UcbRunConfig cfg;
+  cfg.params = params(3, 1500, 20);
+  cfg.seed = 9;
+  const auto r = run_fed1_ucb(cfg, problem);
+  REQUIRE(r.phases.size() >= 3);
+  for (const auto& ph : r.phases) {
+    REQUIRE(ph.client_regret.size() == 3);
+    // The pulls up to the phase's end, summed per client.
+    std::vector<double> want(3, 0.0);
+    for (const auto& pull : r.pulls)
+      if (pull.step <= ph.start + ph.steps) want[static_cast<std::size_t>(pull.client)] += pull.regret;
+    for (std::size_t m = 0; m < 3; ++m) CHECK(ph.client_regret[m] == Approx(want[m]).epsilon(1e-12));
+  }
+  CHECK(r.phases.back().client_regret == r.client_regret);  // bit for bit
+  // Without the pulls kept, the same records.
+  cfg.record_pulls = false;
+  const auto lean = run_fed1_ucb(cfg, problem);
+  CHECK(lean.pulls.empty());
+  REQUIRE(lean.phases.size() == r.phases.size());
+  for (std::size_t i = 0; i < r.phases.size(); ++i)
+    CHECK(lean.phases[i].client_regret == r.phases[i].client_regret);
+}

@@ -232,6 +232,41 @@ TEST_CASE("fn-ucb run: D = 0 synchronises after every round but the last, a huge
   CHECK(run_fn_ucb(cfg, problem).sync_rounds.empty());
 }
 
+TEST_CASE("fn-ucb run: on_round sees every round's cumulative regret per client and the syncs so far",
+          "[baselines][fn-ucb]") {
+  const auto problem = test::offset_problem(test::quadratic_1d(0.5), {0.0, 1.0, -0.5}, 0.01);
+  FnUcbRunConfig cfg;
+  cfg.params = small(3, 12, 6);
+  cfg.params.sync_threshold = 0.5;  // some rounds without a synchronisation
+  std::vector<std::int64_t> rounds, syncs;
+  std::vector<std::vector<double>> regret;
+  cfg.on_round = [&](std::int64_t t, const std::vector<double>& client_regret, std::int64_t s) {
+    rounds.push_back(t);
+    regret.push_back(client_regret);
+    syncs.push_back(s);
+  };
+  const auto r = run_fn_ucb(cfg, problem);
+  REQUIRE(rounds.size() == 12);
+  std::vector<double> sum(3, 0.0);
+  for (std::size_t k = 0; k < 12; ++k) {
+    const auto t = static_cast<std::int64_t>(k + 1);
+    CHECK(rounds[k] == t);
+    for (const auto& pull : r.pulls)
+      if (pull.step == t) sum[static_cast<std::size_t>(pull.client)] += pull.regret;
+    CHECK(regret[k] == sum);  // the same additions in the same order
+    std::int64_t before = 0;
+    for (const std::int64_t s : r.sync_rounds) before += s <= t ? 1 : 0;
+    CHECK(syncs[k] == before);
+  }
+  CHECK(regret.back() == r.client_regret);
+  CHECK(syncs.back() == static_cast<std::int64_t>(r.sync_rounds.size()));
+  CHECK_FALSE(r.sync_rounds.empty());
+  CHECK(r.sync_rounds.size() < 11);
+  // Watching changes nothing.
+  cfg.on_round = nullptr;
+  CHECK(run_fn_ucb(cfg, problem).client_regret == r.client_regret);
+}
+
 TEST_CASE("fn-ucb server: sums W and B, averages the inverses and thetas, refuses bad reports",
           "[baselines][fn-ucb]") {
   FnUcbParams p = small(3, 50, 4, 2);
