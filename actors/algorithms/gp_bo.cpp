@@ -65,23 +65,24 @@ GpBoRunConfig engine_config(const Params& p, const scenario::ScenarioConfig& con
 /// then the engine's own rules, named by the table.
 void check_keys(const Params& p, const scenario::ScenarioConfig& config, const std::string& table,
                 bool batched) {
-  if (p.integer("acquisition_refine") > p.integer("acquisition_samples"))
+  const std::int64_t refine = p.integer("acquisition_refine");
+  const std::int64_t samples = p.integer("acquisition_samples");
+  if (refine > samples)
     throw std::invalid_argument("key '" + table +
                                 ".acquisition_refine': must be <= acquisition_samples (" +
-                                std::to_string(p.integer("acquisition_samples")) + "), got " +
-                                std::to_string(p.integer("acquisition_refine")));
+                                std::to_string(samples) + "), got " + std::to_string(refine));
   if (batched) {
     const std::int64_t q = p.integer("batch_size");
     const int m = config.world.agents;
+    const std::string key = "key '" + table + ".batch_size': ";
     if (q == 1)
-      throw std::invalid_argument("key '" + table +
-                                  ".batch_size': must be 0 (M) or in [2, "
-                                  "10000], got 1 (one point a round is algorithm.name = "
-                                  "\"gp-bo\")");
+      throw std::invalid_argument(key +
+                                  "must be 0 (M) or in [2, 10000], got 1 (one point a "
+                                  "round is algorithm.name = \"gp-bo\")");
     if (p.flag("on_locals") && q != 0 && q != m)
-      throw std::invalid_argument("key '" + table +
-                                  ".batch_size': with on_locals = true, point "
-                                  "j is client j's: must be 0 or M = world.agents = " +
+      throw std::invalid_argument(key +
+                                  "with on_locals = true, point j is client j's: must be "
+                                  "0 or M = world.agents = " +
                                   std::to_string(m) + ", got " + std::to_string(q));
   }
   try {
