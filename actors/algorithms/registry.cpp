@@ -18,6 +18,8 @@ AlgorithmKind hct();
 AlgorithmKind kernel_ts();
 AlgorithmKind fed1_ucb();
 AlgorithmKind fn_ucb();
+AlgorithmKind gp_bo();
+AlgorithmKind batched_bo();
 AlgorithmKind rgpe();
 AlgorithmKind taf();
 
@@ -53,7 +55,7 @@ const std::vector<AlgorithmKind>& algorithm_kinds() {
     std::vector<AlgorithmKind> k{ts(),      fts(),     fts_de(),     dp_fts(),
                                  dp_fts_de(), fed_pne(), dp_fed_pne(), hct(),
                                  kernel_ts(), fed1_ucb(), fn_ucb(),
-                                 rgpe(),      taf()};
+                                 gp_bo(),     batched_bo(), rgpe(), taf()};
     for (AlgorithmKind& r : registered()) k.push_back(std::move(r));
     registered().clear();
     for (std::size_t i = 0; i < k.size(); ++i) {

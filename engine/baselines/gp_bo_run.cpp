@@ -1,5 +1,6 @@
 #include "engine/baselines/gp_bo_run.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "engine/rng.hpp"
@@ -25,6 +26,7 @@ GpBoRunResult run_gp_bo(const GpBoRunConfig& config, const xarmed::FederatedProb
   const double f_star = f.optimum_value();
   GpBoRunResult result;
   double total = 0.0;
+  const std::int64_t every = std::max<std::int64_t>(1, config.budget / 100);
   for (std::int64_t t = 0; t < config.budget; ++t) {
     const Eigen::MatrixXd batch = bo.propose_batch(propose);
     for (int j = 0; j < q; ++j) {
@@ -44,6 +46,8 @@ GpBoRunResult run_gp_bo(const GpBoRunConfig& config, const xarmed::FederatedProb
       bo.observe(r.query, r.outcome);
     }
     result.round_regret_curve.push_back(total / q);
+    if (config.on_progress && ((t + 1) % every == 0 || t + 1 == config.budget))
+      config.on_progress(t + 1, result.round_regret_curve.back());
   }
   result.cumulative_regret = total;
   return result;

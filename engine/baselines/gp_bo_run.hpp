@@ -9,6 +9,7 @@
 /// maximisation) draw from RandomStream(seed, "gp_bo.propose"), reward noise from
 /// RandomStream(seed, "gp_bo.noise").
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "engine/baselines/evaluation_record.hpp"
@@ -22,6 +23,9 @@ struct GpBoRunConfig {
   std::int64_t budget = 100;  ///< rounds; evaluations = budget x batch_size
   std::uint64_t seed = 1;
   bool on_locals = false;
+  /// Called with (rounds done, round_regret_curve's value then) after every hundredth of the
+  /// budget and after the last round, when set (a progress line: `fedsim run --driver loop`).
+  std::function<void(std::int64_t, double)> on_progress;
   /// Throws std::invalid_argument naming the parameter.
   void validate() const;
 };

@@ -72,8 +72,9 @@ bool is_tuning(const std::string& name) {
   return slurp(scenarios / name).find("kind = \"tuning\"") != std::string::npos;
 }
 const char* xarmed_shrink = "--set world.agents=6 --set algorithm.budget=1500 --quiet";
-/// The X-armed baselines (GP fits, networks): a shorter budget.
-const char* baseline_shrink = "--set world.agents=6 --set algorithm.budget=60 --quiet";
+/// The X-armed baselines (GP fits on every evaluation, networks): a shorter budget (batched BO
+/// on 6 x 60 points took 36 s).
+const char* baseline_shrink = "--set world.agents=4 --set algorithm.budget=20 --quiet";
 }  // namespace
 
 /// Runs every `parts`-th shipped scenario from `part` on (in name order): each runs, twice and
@@ -124,7 +125,7 @@ static void check_shipped_scenarios(int part, int parts) {
       CHECK(summary["completed"] == true);
       CHECK((summary["messages"]["sent"].get<long>() > 0) == !loop_only);
       if (xarmed) {
-        CHECK(summary["clients"] == 6);
+        CHECK(summary["clients"] == (kind.xarmed->tree ? 6 : 4));
         CHECK(summary["average_cumulative_regret_per_client"].get<double>() > 0);
         CHECK(contents[k][0].rfind("client,phase,step,time,cumulative_regret\n", 0) == 0);
       } else {

@@ -336,3 +336,25 @@ TEST_CASE("Batched BO's reference loop: records per evaluation, locals as the pa
   }
   CHECK(result.round_regret_curve.back() == total / 3);
 }
+
+TEST_CASE("GP-BO's reference loop reports progress every hundredth of the rounds and at the end",
+          "[baselines][gp-bo]") {
+  fedsim::baselines::GpBoRunConfig config;
+  config.params.initial_design = 1000;  // uniform points only: no GP, a fast loop
+  config.budget = 201;                  // every 2 rounds, and the last (odd) one
+  std::vector<std::pair<std::int64_t, double>> calls;
+  config.on_progress = [&](std::int64_t rounds, double regret) {
+    calls.emplace_back(rounds, regret);
+  };
+  const auto result = fedsim::baselines::run_gp_bo(config, branin());
+  REQUIRE(calls.size() == 101);
+  for (std::size_t i = 0; i < 100; ++i)
+    CHECK(calls[i].first == static_cast<std::int64_t>(2 * (i + 1)));
+  CHECK(calls.back().first == 201);
+  for (const auto& [rounds, regret] : calls)
+    CHECK(regret == result.round_regret_curve[static_cast<std::size_t>(rounds - 1)]);
+  // The hook does not change the run.
+  config.on_progress = nullptr;
+  CHECK(fedsim::baselines::run_gp_bo(config, branin()).round_regret_curve ==
+        result.round_regret_curve);
+}
