@@ -14,7 +14,7 @@ tuning samples), with one to three mutations:
   - an unknown key added.
 
 Each mutant runs as `fedsim run FILE --quiet --threads 1 --max-memory BOUND` (the loop driver
-for hct) with a timeout, its resident memory watched. Accepted outcomes:
+for the algorithms the actors do not run, as `fedsim algorithms --json` says) with a timeout, its resident memory watched. Accepted outcomes:
 
   exit 0  the run finished;
   exit 3  the run could not complete, and stderr says why ("fedsim: run did not complete: ...");
@@ -27,6 +27,7 @@ resident size above the bound (the process is killed at 1.5 times the bound).
   /usr/bin/python3 tools/fuzz/mutate_scenarios.py --fedsim build/tools/fedsim --count 40
 """
 import argparse
+import json
 import math
 import os
 import random
@@ -188,26 +189,36 @@ def mutate(doc, rng, xarmed):
     return f"{path_text(path)} = {toml_value(value)} (type)"
 
 
-def shrink(doc):
-    """Keeps an unmutated run short: the mutations then decide what is large."""
+def algorithm_kinds(fedsim):
+    """The registry (`fedsim algorithms --json`): name -> kind."""
+    out = subprocess.run([fedsim, "algorithms", "--json"], check=True, capture_output=True)
+    return {k["name"]: k for k in json.loads(out.stdout)}
+
+
+def shrink(doc, kinds):
+    """Keeps an unmutated run short: the mutations then decide what is large. Returns (whether
+    the algorithm is X-armed, whether only the loop driver runs it), from the registry."""
     algo = doc.setdefault("algorithm", {})
-    name = algo.get("name", "fts")
-    xarmed = name in ("fed-pne", "dp-fed-pne", "hct")
+    kind = kinds.get(algo.get("name", "dp-fts-de"), kinds["dp-fts-de"])  # the schema's default
+    xarmed = kind["family"] == "X-armed"
     if xarmed:
-        algo["budget"] = min(int(algo.get("budget", 10000)), 300)
+        # The baselines fit a GP or train a network on every evaluation: fewer rounds.
+        cap = 300 if kind["traits"]["tree"] else 20
+        algo["budget"] = min(int(algo.get("budget", 10000)), cap)
     else:
         algo["iterations"] = min(int(algo.get("iterations", 40)), 4)
         algo["n_init"] = min(int(algo.get("n_init", 10)), 3)
         algo["acquisition_candidates"] = min(int(algo.get("acquisition_candidates", 1000)), 100)
     world = doc.setdefault("world", {})
-    world["agents"] = min(int(world.get("agents", 200)), 12)
+    baseline = xarmed and not kind["traits"]["tree"]
+    world["agents"] = min(int(world.get("agents", 200)), 4 if baseline else 12)
     objective = world.get("objective", {})
     if objective.get("kind") == "tuning":
         objective["samples"] = 600
         if "epochs" in objective or not xarmed:
             objective["epochs"] = 1
     doc.setdefault("output", {})["events"] = "none"
-    return xarmed, name == "hct"
+    return xarmed, "actors" not in kind["drivers"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -299,6 +310,7 @@ def main():
         os.path.relpath(os.path.join(d, f), os.path.join(ROOT, "scenarios"))
         for d, _, files in os.walk(os.path.join(ROOT, "scenarios"))
         for f in files if f.endswith(".toml") and f not in SKIPPED)
+    kinds = algorithm_kinds(args.fedsim)
     work = tempfile.mkdtemp(prefix="fedsim-mutants-")
     # A copy of the scenarios folder: relative paths in a scenario (availability files,
     # commands) resolve against the mutant's folder as against the original's.
@@ -315,7 +327,7 @@ def main():
             source = rng.choice(sources)
             with open(os.path.join(ROOT, "scenarios", source), "rb") as f:
                 doc = tomllib.load(f)
-            xarmed, hct = shrink(doc)
+            xarmed, loop_only = shrink(doc, kinds)
             changes = [mutate(doc, rng, xarmed) for _ in range(rng.choice([1, 1, 1, 2, 2, 3]))]
             folder = os.path.join(work, "scenarios", os.path.dirname(source))
             file = os.path.join(folder, f"mutant-{i}.toml")
@@ -323,7 +335,7 @@ def main():
                 f.write(write_toml(doc) + "\n")
             out = os.path.join(work, "out", str(i))
             code, stderr, seconds, peak, timed_out, too_big = run_one(
-                args.fedsim, file, out, bound, args.timeout, hct)
+                args.fedsim, file, out, bound, args.timeout, loop_only)
             verdict = classify(code, stderr, peak, bound, timed_out, too_big)
             counts[verdict] = counts.get(verdict, 0) + 1
             ok = verdict in ("finished", "incomplete", "refused")
@@ -338,7 +350,7 @@ def main():
                     shutil.copy(file, kept)
                 failures.append(i)
                 print(f"    reproduce: {args.fedsim} run {kept} --quiet --threads 1 "
-                      f"--max-memory {bound}{' --driver loop' if hct else ''}", flush=True)
+                      f"--max-memory {bound}{' --driver loop' if loop_only else ''}", flush=True)
                 for line in stderr.splitlines()[:3]:
                     print(f"    {line[:300]}", flush=True)
             os.remove(file)
