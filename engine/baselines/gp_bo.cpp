@@ -91,7 +91,14 @@ SeGpRegression GpBo::model(RandomStream& rng) {
     options.max_evaluations = params_.fit_max_evaluations;
     options.start = h_;  // GPy's optimize_restarts starts from the current values
     options.restart_draw = RestartDraw::softplus_normal;
-    h_ = fit_hyperparameters(X, y, rng, options).hyperparameters;
+    try {
+      h_ = fit_hyperparameters(X, y, rng, options).hyperparameters;
+    } catch (const std::runtime_error&) {
+      // No start gave a finite likelihood: a batch of nearly equal points after a fit at the
+      // bounds leaves K + noise I without a Cholesky factor there (batched BO on the locals
+      // with fit_restarts = 1). GPy's likelihood adds jitter and goes on; so does this model,
+      // keeping the hyperparameters it has (the regression below adds its own jitter).
+    }
     fitted_ = true;
     fitted_at_ = num_observations();
   }

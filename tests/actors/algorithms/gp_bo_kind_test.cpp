@@ -2,6 +2,7 @@
 // [algorithm.gp-bo] / [algorithm.batched-bo] keys are read, checked and written back; their loop
 // is the engine's run_gp_bo on the scenario's problem, recorded in the pull layout.
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -256,4 +257,22 @@ TEST_CASE("batched-bo: its loop is the engine's batched run, M points a round on
   const auto engine_global = fedsim::baselines::run_gp_bo(direct, *problem);
   CHECK(on_global.run.average_cumulative_regret == engine_global.cumulative_regret / 3);
   CHECK(on_global.run.average_cumulative_regret != run.run.average_cumulative_regret);
+}
+
+TEST_CASE("batched-bo: a fit that finds no finite likelihood keeps the hyperparameters it has",
+          "[algorithms][gp-bo]") {
+  // On the locals with one fit start, the fit drives the length scale and noise to their
+  // bounds, the next batch is nearly one point, and no start has a Cholesky factor: the run
+  // failed at round 6 (Garland, M = 6, seed 1). It goes on with the hyperparameters it had.
+  const auto loaded = load_scenario_text(
+      "seed = 1\n[world]\nagents = 6\n[world.objective]\nkind = \"garland\"\n"
+      "[algorithm]\nname = \"batched-bo\"\nbudget = 10\n[algorithm.batched-bo]\nfit_restarts = 1\n",
+      "bbo1.toml");
+  const RunDir dir("fedsim-batched-bo-one-start");
+  al::LoopRun run;
+  REQUIRE_NOTHROW(run = fedsim::scenario::algorithm_kind(loaded.config)
+                            .loop({loaded.config, dir.path, nullptr}));
+  REQUIRE(run.run.client_regret.size() == 1);
+  CHECK(std::isfinite(run.run.average_cumulative_regret));
+  CHECK(run.run.average_cumulative_regret > 0);
 }
