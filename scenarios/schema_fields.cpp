@@ -1335,6 +1335,18 @@ const Table<xarmed::FedPneConfig>& fed_pne_table() {
                   "absent, got " + number_text(f.dp_delta));
       range(f, key, c);
     };
+    // The baselines (no partition tree) read the budget and the problem: the keys that have no
+    // effect with them are left out of config.resolved.toml (they read their defaults back).
+    for (Field<FedPneConfig>& f : fields) {
+      if (f.kind != Field<FedPneConfig>::Kind::value || !f.inert || f.name == "name") continue;
+      f.text = [inert = f.inert, text = f.text](const FedPneConfig& a, Context& c) -> std::string {
+        return !xarmed_uses(c.root, tree_search) && !inert(c.root).empty() ? "" : text(a, c);
+      };
+      if (f.note)
+        f.note = [inert = f.inert, note = f.note](const FedPneConfig& a, Context& c) -> std::string {
+          return !xarmed_uses(c.root, tree_search) && !inert(c.root).empty() ? "" : note(a, c);
+        };
+    }
     return Table<FedPneConfig>{fields +
                                algorithm_parameter_tables<FedPneConfig>(al::Family::xarmed)};
   }();
