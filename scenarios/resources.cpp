@@ -94,6 +94,9 @@ void xarmed_parts(const ScenarioConfig& c, ResourceEstimate& e) {
                    clients * agent_base_bytes});
   parts.push_back({"algorithm.budget", "each client's pulls and regret curve (16 M T)",
                    16 * clients * budget});
+  // The baselines keep no partition (their own state is per client or per evaluation: the
+  // clients' part above, their load rules bound the rest).
+  if (!algorithm_kind(c).xarmed->tree) return;
   if (c.xarmed.hct) {
     // Each step expands at most one leaf into k children.
     parts.push_back({"algorithm.k", "the HCT tree (at most k T nodes of 128 bytes)",

@@ -60,7 +60,10 @@ GpBoRunConfig engine_config(const Params& p, const scenario::ScenarioConfig& con
   return run;
 }
 
-/// Rules across keys (each key's own range is its declaration's): the anchors refined are
+/// The most evaluations a run's GP may hold.
+constexpr long long max_evaluations = 2000;
+
+/// Rules across keys (each key's own range is its declaration's): at most max_evaluations; the anchors refined are
 /// among the anchors; batched-bo's batch is not 1 (that is gp-bo) and, on the locals, is M;
 /// then the engine's own rules, named by the table.
 void check_keys(const Params& p, const scenario::ScenarioConfig& config, const std::string& table,
@@ -85,6 +88,18 @@ void check_keys(const Params& p, const scenario::ScenarioConfig& config, const s
                                   "0 or M = world.agents = " +
                                   std::to_string(m) + ", got " + std::to_string(q));
   }
+  // The GP holds every evaluation: a fit costs O(n^3) per likelihood evaluation, and the
+  // paper's 1,000 evaluations took about 2 hours (docs/baselines/gp-bo.md). Twice that at most.
+  const std::int64_t per_round =
+      batched ? (p.integer("batch_size") == 0 ? config.world.agents : p.integer("batch_size")) : 1;
+  const double evaluations =
+      static_cast<double>(config.xarmed.fed_pne.budget) * static_cast<double>(per_round);
+  if (evaluations > max_evaluations)
+    throw std::invalid_argument(
+        "key 'algorithm.budget': the GP would hold " + std::to_string(static_cast<long long>(evaluations)) +
+        " evaluations (budget x " + std::to_string(per_round) +
+        " a round); at most " + std::to_string(max_evaluations) +
+        " (a fit costs O(n^3) per likelihood evaluation: the paper's 1,000 took about 2 h)");
   try {
     engine_config(p, config, batched).validate();
   } catch (const std::invalid_argument& e) {

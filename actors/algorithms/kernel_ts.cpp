@@ -48,7 +48,11 @@ void check(const Params& p, const scenario::ScenarioConfig& config, const std::s
   try {
     const KernelTsParams k = engine_params(p);
     k.validate();
-    const auto problem = make_xarmed_problem(scenario::fed_pne_config(config).problem);
+    // The dimension only: a problem of one client (M clients' objectives would take memory
+    // the load has not yet estimated).
+    xarmed::ProblemConfig one = scenario::fed_pne_config(config).problem;
+    one.clients = 1;
+    const auto problem = make_xarmed_problem(one);
     double candidates = 1.0;
     for (int j = 0; j < problem->domain.dim(); ++j) candidates *= k.points_per_dim(problem->domain.dim());
     if (candidates > 100000.0)

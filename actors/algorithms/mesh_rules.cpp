@@ -13,7 +13,11 @@ void check_mesh_rules(std::int64_t arms_per_dim, const scenario::ScenarioConfig&
   if (budget > 1000000000)
     throw std::invalid_argument("key 'algorithm.budget': must be in [1, 1e9] for " + name +
                                 ", got " + std::to_string(budget));
-  const int d = make_xarmed_problem(scenario::fed_pne_config(config).problem)->domain.dim();
+  // The dimension only: a problem of one client (M clients' objectives would take memory the
+  // load has not yet estimated).
+  xarmed::ProblemConfig one = scenario::fed_pne_config(config).problem;
+  one.clients = 1;
+  const int d = make_xarmed_problem(one)->domain.dim();
   double arms = 1.0;
   for (int j = 0; j < d; ++j) arms *= static_cast<double>(arms_per_dim);
   if (arms > static_cast<double>(baselines::max_mesh_arms))

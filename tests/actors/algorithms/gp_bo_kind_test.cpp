@@ -276,3 +276,16 @@ TEST_CASE("batched-bo: a fit that finds no finite likelihood keeps the hyperpara
   CHECK(std::isfinite(run.run.average_cumulative_regret));
   CHECK(run.run.average_cumulative_regret > 0);
 }
+
+TEST_CASE("gp-bo, batched-bo: a GP of more than 2000 evaluations is refused at load, naming the "
+          "budget",
+          "[algorithms][gp-bo]") {
+  CHECK(error_of(scenario("gp-bo", 2000)).empty());
+  CHECK(error_of(scenario("gp-bo", 2001))
+            .find("key 'algorithm.budget': the GP would hold 2001 evaluations (budget x 1 a "
+                  "round); at most 2000") != std::string::npos);
+  // batched-bo: budget x M on the locals (M = 3 here).
+  CHECK(error_of(scenario("batched-bo", 666)).empty());
+  CHECK(error_of(scenario("batched-bo", 667))
+            .find("the GP would hold 2001 evaluations (budget x 3 a round)") != std::string::npos);
+}
