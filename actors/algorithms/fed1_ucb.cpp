@@ -43,11 +43,9 @@ Fed1UcbParams engine_params(const Params& p, const scenario::ScenarioConfig& con
 void check(const Params& p, const scenario::ScenarioConfig& config, const std::string& table) {
   const Fed1UcbParams f = engine_params(p, config);
   check_mesh_rules(f.arms_per_dim, config, table, "fed1-ucb");
-  try {
+  named_by_table(table, [&] {
     f.validate();
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument("key '" + table + "': " + e.what());
-  }
+  });
 }
 
 LoopRun loop(const LoopInput& in) {

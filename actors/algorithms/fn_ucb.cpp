@@ -54,11 +54,9 @@ FnUcbParams engine_params(const Params& p, const scenario::ScenarioConfig& confi
 void check(const Params& p, const scenario::ScenarioConfig& config, const std::string& table) {
   const FnUcbParams f = engine_params(p, config);
   check_mesh_rules(f.arms_per_dim, config, table, "fn-ucb");
-  try {
+  named_by_table(table, [&] {
     f.validate();
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument("key '" + table + "': " + e.what());
-  }
+  });
 }
 
 LoopRun loop(const LoopInput& in) {

@@ -100,11 +100,9 @@ void check_keys(const Params& p, const scenario::ScenarioConfig& config, const s
         " evaluations (budget x " + std::to_string(per_round) +
         " a round); at most " + std::to_string(max_evaluations) +
         " (a fit costs O(n^3) per likelihood evaluation: the paper's 1,000 took about 2 h)");
-  try {
+  named_by_table(table, [&] {
     engine_config(p, config, batched).validate();
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument("key '" + table + "': " + e.what());
-  }
+  });
 }
 
 void check_gp_bo(const Params& p, const scenario::ScenarioConfig& config,

@@ -45,7 +45,7 @@ void check(const Params& p, const scenario::ScenarioConfig& config, const std::s
   if (p.integer("candidates_per_dim") == 1)
     throw std::invalid_argument("key '" + table + ".candidates_per_dim': must be 0 (auto) or in "
                                 "[2, 100000], got 1");
-  try {
+  named_by_table(table, [&] {
     const KernelTsParams k = engine_params(p);
     k.validate();
     // The dimension only: a problem of one client (M clients' objectives would take memory
@@ -58,9 +58,7 @@ void check(const Params& p, const scenario::ScenarioConfig& config, const std::s
     if (candidates > 100000.0)
       throw std::invalid_argument("candidates_per_dim^d must be <= 100000 on this " +
                                   std::to_string(problem->domain.dim()) + "-dimensional domain");
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument("key '" + table + "': " + e.what());
-  }
+  });
 }
 
 LoopRun loop(const LoopInput& in) {

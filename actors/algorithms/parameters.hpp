@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -64,6 +65,17 @@ struct Params {
 
   bool operator==(const Params& o) const { return values == o.values; }
 };
+
+/// Runs `rules` (an engine's validate()) and rethrows its std::invalid_argument as "key 'TABLE':
+/// WHAT": an engine's rule on an algorithm's keys, named by the algorithm's table.
+template <class Rules>
+void named_by_table(const std::string& table, Rules&& rules) {
+  try {
+    rules();
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("key '" + table + "': " + e.what());
+  }
+}
 
 /// The TOML text of a value: 3, 0.5, 1e-06, true, "fixed" (a float always with '.' or 'e').
 std::string toml_text(const ParamValue& v);

@@ -24,11 +24,9 @@ baselines::TransferLoopConfig loop_config(const scenario::ScenarioConfig& c) {
 
 void check(const Params&, const scenario::ScenarioConfig& config, const std::string& table) {
   transfer::check_setting(config);
-  try {
+  named_by_table(table, [&] {
     loop_config(config).validate();
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument("key '" + table + "': " + e.what());
-  }
+  });
 }
 
 LoopRun loop(const LoopInput& in) { return transfer::run(in, loop_config(in.config), "taf"); }
