@@ -5,8 +5,6 @@
 /// peers' improvements and its own EI). Engine: engine/baselines/taf.* and transfer_loop.*;
 /// readings and defaults: docs/baselines/taf.md. The loop only (--driver loop); its files:
 /// transfer.hpp.
-#include <stdexcept>
-
 #include "actors/algorithms/algorithm_kind.hpp"
 #include "actors/algorithms/loop_run.hpp"
 #include "actors/algorithms/transfer.hpp"
@@ -23,10 +21,7 @@ baselines::TransferLoopConfig loop_config(const scenario::ScenarioConfig& c) {
 }
 
 void check(const Params&, const scenario::ScenarioConfig& config, const std::string& table) {
-  transfer::check_setting(config);
-  named_by_table(table, [&] {
-    loop_config(config).validate();
-  });
+  transfer::check(config, table, loop_config(config));
 }
 
 LoopRun loop(const LoopInput& in) { return transfer::run(in, loop_config(in.config), "taf"); }

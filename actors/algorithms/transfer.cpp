@@ -15,7 +15,8 @@ std::vector<std::string> family_keys() {
           "acquisition_candidates", "acquisition_refine"};
 }
 
-void check_setting(const scenario::ScenarioConfig& config) {
+void check(const scenario::ScenarioConfig& config, const std::string& table,
+           const baselines::TransferLoopConfig& loop) {
   if (config.world.peer_observations < 1)
     throw std::invalid_argument(
         "key 'world.peer_observations': must be >= 1 with algorithm.name = \"" +
@@ -27,6 +28,7 @@ void check_setting(const scenario::ScenarioConfig& config) {
                                 scenario::algorithm_kind(config).name +
                                 "\" (the target and at least one peer), got " +
                                 std::to_string(config.world.agents));
+  named_by_table(table, [&] { loop.validate(); });
 }
 
 baselines::TransferLoopConfig loop_config(const scenario::ScenarioConfig& config,

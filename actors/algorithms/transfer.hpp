@@ -17,8 +17,10 @@ namespace fedsim::actors::algorithms::transfer {
 std::vector<std::string> family_keys();
 
 /// What the target-agent setting asks of a scenario (world.peer_observations >= 1, at least
-/// one peer), named by its key.
-void check_setting(const scenario::ScenarioConfig& config);
+/// one peer), named by its key; then the engine's rules on `loop` (the kind's configuration of
+/// it), named by the kind's table.
+void check(const scenario::ScenarioConfig& config, const std::string& table,
+           const baselines::TransferLoopConfig& loop);
 
 /// The engine loop's configuration for `algorithm` from the scenario (its RGPE and TAF
 /// parameters left at their defaults: the kind sets its own).
