@@ -19,25 +19,25 @@ baselines::RgpeParams engine_params(const Params& p) {
   return r;
 }
 
-baselines::TransferLoopConfig loop_config(const scenario::ScenarioConfig& c) {
+baselines::TransferLoopConfig loop_config(const scenario::ScenarioConfig& c, const Params& p) {
   baselines::TransferLoopConfig l = transfer::loop_config(c, baselines::TransferAlgorithm::rgpe);
-  l.rgpe = engine_params(scenario::algorithm_params(c));
+  l.rgpe = engine_params(p);
   return l;
 }
 
-void check(const Params&, const scenario::ScenarioConfig& config, const std::string& table) {
-  transfer::check(config, table, loop_config(config));
+void check(const Params& p, const scenario::ScenarioConfig& config, const std::string& table) {
+  transfer::check(config, table, loop_config(config, p));
 }
 
-LoopRun loop(const LoopInput& in) { return transfer::run(in, loop_config(in.config), "rgpe"); }
+LoopRun loop(const LoopInput& in) {
+  return transfer::run(in, loop_config(in.config, scenario::algorithm_params(in.config)), "rgpe");
+}
 
 }  // namespace
 
 AlgorithmKind rgpe() {
-  // Traits: no per-iteration messages and no server of the FBO kind (the peers' one surrogate
-  // each reaches the target before the start), not private, no sub-regions.
-  AlgorithmKind k = fbo_plugin_kind(
-      "rgpe", {false, fbo::ServerKind::none, false, false},
+  AlgorithmKind k = transfer::kind(
+      "rgpe",
       "ranking-weighted GP ensemble of the peers' surrogates, target-agent setting "
       "(world.peer_observations; --driver loop only)",
       "Feurer et al. 2018; FTS (Dai et al. 2020), section 3.2, its transfer-learning baseline");
@@ -47,10 +47,8 @@ AlgorithmKind rgpe() {
            "drop a peer whose median loss exceeds the target's dilution_percentile-th"),
       real("dilution_percentile", 95.0, 0, 100, Ends::open_low,
            "the guard's percentile of the target's losses")};
-  k.family_keys = transfer::family_keys();
   k.check = check;
   k.loop = loop;
-  k.actors = false;
   return k;
 }
 

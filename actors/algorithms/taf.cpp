@@ -12,27 +12,26 @@
 namespace fedsim::actors::algorithms {
 namespace {
 
-baselines::TransferLoopConfig loop_config(const scenario::ScenarioConfig& c) {
+baselines::TransferLoopConfig loop_config(const scenario::ScenarioConfig& c, const Params& p) {
   baselines::TransferLoopConfig l = transfer::loop_config(c, baselines::TransferAlgorithm::taf);
-  const Params p = scenario::algorithm_params(c);
   l.taf.bandwidth = p.real("bandwidth");
   l.taf.improvement = baselines::parse_taf_improvement(p.choice("improvement"));
   return l;
 }
 
-void check(const Params&, const scenario::ScenarioConfig& config, const std::string& table) {
-  transfer::check(config, table, loop_config(config));
+void check(const Params& p, const scenario::ScenarioConfig& config, const std::string& table) {
+  transfer::check(config, table, loop_config(config, p));
 }
 
-LoopRun loop(const LoopInput& in) { return transfer::run(in, loop_config(in.config), "taf"); }
+LoopRun loop(const LoopInput& in) {
+  return transfer::run(in, loop_config(in.config, scenario::algorithm_params(in.config)), "taf");
+}
 
 }  // namespace
 
 AlgorithmKind taf() {
-  // Traits: no per-iteration messages and no server of the FBO kind (the peers' one surrogate
-  // each reaches the target before the start), not private, no sub-regions.
-  AlgorithmKind k = fbo_plugin_kind(
-      "taf", {false, fbo::ServerKind::none, false, false},
+  AlgorithmKind k = transfer::kind(
+      "taf",
       "transfer acquisition function over the peers' surrogates, target-agent setting "
       "(world.peer_observations; --driver loop only)",
       "Wistuba et al. 2018; FTS (Dai et al. 2020), section 3.2, its transfer-learning baseline");
@@ -40,10 +39,8 @@ AlgorithmKind taf() {
       real("bandwidth", 0.1, 0, 10, Ends::open_low, "rho, the bandwidth of the TST-R weights"),
       choice("improvement", "expected", {"expected", "mean"},
              "a peer's improvement over its incumbent: expected (EI) or of its mean")};
-  k.family_keys = transfer::family_keys();
   k.check = check;
   k.loop = loop;
-  k.actors = false;
   return k;
 }
 

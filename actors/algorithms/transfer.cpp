@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "actors/recorder.hpp"
 #include "actors/run_config.hpp"
@@ -10,9 +11,13 @@
 
 namespace fedsim::actors::algorithms::transfer {
 
-std::vector<std::string> family_keys() {
-  return {"iterations", "n_init", "features", "lambda", "kernel_lengthscale",
-          "acquisition_candidates", "acquisition_refine"};
+AlgorithmKind kind(std::string name, std::string doc, std::string source) {
+  AlgorithmKind k = fbo_plugin_kind(std::move(name), {false, fbo::ServerKind::none, false, false},
+                                    std::move(doc), std::move(source));
+  k.family_keys = {"iterations", "n_init", "features", "lambda", "kernel_lengthscale",
+                   "acquisition_candidates", "acquisition_refine"};
+  k.actors = false;
+  return k;
 }
 
 void check(const scenario::ScenarioConfig& config, const std::string& table,

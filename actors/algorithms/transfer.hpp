@@ -13,8 +13,11 @@
 
 namespace fedsim::actors::algorithms::transfer {
 
-/// The FBO [algorithm] keys both read (the rest have no effect with them).
-std::vector<std::string> family_keys();
+/// What both kinds are: an FBO kind of its own engine with no per-iteration messages and no
+/// server of the FBO kind (the peers' one surrogate each reaches the target before the start),
+/// not private, no sub-regions; the FBO [algorithm] keys both read (the rest have no effect
+/// with them); the loop only. The caller adds its parameters, check and loop.
+AlgorithmKind kind(std::string name, std::string doc, std::string source);
 
 /// What the target-agent setting asks of a scenario (world.peer_observations >= 1, at least
 /// one peer), named by its key; then the engine's rules on `loop` (the kind's configuration of
@@ -23,7 +26,7 @@ void check(const scenario::ScenarioConfig& config, const std::string& table,
            const baselines::TransferLoopConfig& loop);
 
 /// The engine loop's configuration for `algorithm` from the scenario (its RGPE and TAF
-/// parameters left at their defaults: the kind sets its own).
+/// parameters left at their defaults: the kind sets its own from its keys).
 baselines::TransferLoopConfig loop_config(const scenario::ScenarioConfig& config,
                                           baselines::TransferAlgorithm algorithm);
 
