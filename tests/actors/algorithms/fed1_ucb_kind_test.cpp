@@ -17,6 +17,7 @@
 #include "actors/world_objective.hpp"
 #include "engine/baselines/fed1_ucb_run.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/test_files.hpp"
 
 namespace al = fedsim::actors::algorithms;
 namespace fs = std::filesystem;
@@ -67,12 +68,10 @@ struct Ran {
 
 Ran run_loop(const std::string& text, const std::string& name) {
   const auto loaded = load_scenario_text(text, "f1.toml");
-  const fs::path dir = fs::temp_directory_path() / ("fedsim-fed1-ucb-kind-" + name);
-  fs::remove_all(dir);
+  const fs::path dir = fedsim::test::fresh_dir("fed1-ucb-kind-" + name);
   fs::create_directories(dir);
   Ran r{fedsim::scenario::algorithm_kind(loaded.config).loop({loaded.config, dir, nullptr}), {}};
   r.rows = rows_of(dir / "observations.csv");
-  fs::remove_all(dir);
   return r;
 }
 

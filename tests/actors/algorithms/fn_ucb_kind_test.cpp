@@ -16,6 +16,7 @@
 #include "actors/world_objective.hpp"
 #include "engine/baselines/fn_ucb_run.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/test_files.hpp"
 
 namespace al = fedsim::actors::algorithms;
 namespace fs = std::filesystem;
@@ -53,8 +54,7 @@ struct Ran {
 
 Ran run_loop(const std::string& text, const std::string& name) {
   const auto loaded = load_scenario_text(text, "fn.toml");
-  const fs::path dir = fs::temp_directory_path() / ("fedsim-fn-ucb-kind-" + name);
-  fs::remove_all(dir);
+  const fs::path dir = fedsim::test::fresh_dir("fn-ucb-kind-" + name);
   fs::create_directories(dir);
   Ran r{fedsim::scenario::algorithm_kind(loaded.config).loop({loaded.config, dir, nullptr}), {}};
   std::ifstream in(dir / "observations.csv");
@@ -69,7 +69,6 @@ Ran run_loop(const std::string& text, const std::string& name) {
     r.rows.push_back({std::stoi(cell[0]), std::stoll(cell[1]), std::stoll(cell[2]),
                       std::stod(cell[4])});
   }
-  fs::remove_all(dir);
   return r;
 }
 

@@ -14,6 +14,7 @@
 #include "actors/world_objective.hpp"
 #include "engine/baselines/gp_bo_run.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/test_files.hpp"
 
 namespace al = fedsim::actors::algorithms;
 namespace fs = std::filesystem;
@@ -58,13 +59,12 @@ std::vector<std::string> pull_rows(const fs::path& dir) {
 
 double last_field(const std::string& row) { return std::stod(row.substr(row.rfind(',') + 1)); }
 
+/// A run folder of its own (tests/test_files.hpp's fresh_dir: per process), made.
 struct RunDir {
   fs::path path;
-  explicit RunDir(const std::string& name) : path(fs::temp_directory_path() / name) {
-    fs::remove_all(path);
+  explicit RunDir(const std::string& name) : path(fedsim::test::fresh_dir(name)) {
     fs::create_directories(path);
   }
-  ~RunDir() { fs::remove_all(path); }
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "actors/world_objective.hpp"
 #include "engine/baselines/kernel_ts_run.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/test_files.hpp"
 
 namespace al = fedsim::actors::algorithms;
 namespace fs = std::filesystem;
@@ -93,8 +94,7 @@ TEST_CASE("kernel-ts: its loop is the engine's run on the scenario's problem",
           "[algorithms][kernel-ts]") {
   const auto loaded =
       load_scenario_text(base + "[algorithm.kernel-ts]\ncandidates_per_dim = 300\n", "kts.toml");
-  const fs::path dir = fs::temp_directory_path() / "fedsim-kernel-ts-kind";
-  fs::remove_all(dir);
+  const fs::path dir = fedsim::test::fresh_dir("kernel-ts-kind");
   fs::create_directories(dir);
   const al::LoopRun run =
       fedsim::scenario::algorithm_kind(loaded.config).loop({loaded.config, dir, nullptr});
@@ -133,5 +133,4 @@ TEST_CASE("kernel-ts: its loop is the engine's run on the scenario's problem",
     late += engine.records[static_cast<std::size_t>(40 + t)].regret;
   }
   CHECK(late < early);
-  fs::remove_all(dir);
 }

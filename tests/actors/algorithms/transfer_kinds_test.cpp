@@ -11,6 +11,7 @@
 #include "actors/world_objective.hpp"
 #include "engine/baselines/transfer_loop.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/test_files.hpp"
 
 namespace al = fedsim::actors::algorithms;
 namespace fs = std::filesystem;
@@ -93,8 +94,7 @@ TEST_CASE("rgpe, taf: the loop is the engine's transfer loop on the scenario's o
   for (const std::string name : {"rgpe", "taf"}) {
     INFO(name);
     const auto loaded = load_scenario_text(scenario(name), "l.toml");
-    const fs::path dir = fs::temp_directory_path() / ("fedsim-transfer-kind-" + name);
-    fs::remove_all(dir);
+    const fs::path dir = fedsim::test::fresh_dir("transfer-kind-" + name);
     fs::create_directories(dir);
     const al::LoopRun run =
         fedsim::scenario::algorithm_kind(loaded.config).loop({loaded.config, dir, nullptr});
@@ -132,6 +132,5 @@ TEST_CASE("rgpe, taf: the loop is the engine's transfer loop on the scenario's o
       CHECK(line.rfind("0,", 0) == 0);  // agent 0, the target
     }
     CHECK(rows == 7);
-    fs::remove_all(dir);
   }
 }
