@@ -17,27 +17,19 @@
 #include "actors/world_objective.hpp"
 #include "engine/baselines/fed1_ucb_run.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/scenario_error.hpp"
 #include "tests/test_files.hpp"
 
 namespace al = fedsim::actors::algorithms;
 namespace fs = std::filesystem;
 using fedsim::scenario::load_scenario_text;
-using fedsim::scenario::ScenarioError;
+using fedsim::test::scenario_error;
 
 namespace {
 
 const std::string base =
     "seed = 5\n[world]\nagents = 4\n[world.objective]\nkind = \"garland\"\noffset_std = 1.0\n"
     "[algorithm]\nname = \"fed1-ucb\"\nbudget = 600\n";
-
-std::string error_of(const std::string& text) {
-  try {
-    load_scenario_text(text, "f1.toml");
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 struct Row {
   int client;
@@ -125,26 +117,26 @@ TEST_CASE("fed1-ucb: its keys are read, completed with defaults and written back
 TEST_CASE("fed1-ucb: bad keys are refused naming the key, the tree's keys warn",
           "[algorithms][fed1-ucb]") {
   const std::string t = base + "[algorithm.fed1-ucb]\n";
-  CHECK(error_of(t + "arms_per_dim = 0\n")
+  CHECK(scenario_error(t + "arms_per_dim = 0\n")
             .find("key 'algorithm.fed1-ucb.arms_per_dim': must be an integer in [1, 1000000], "
                   "got 0") != std::string::npos);
-  CHECK(error_of(t + "kappa = 0.0\n")
+  CHECK(scenario_error(t + "kappa = 0.0\n")
             .find("key 'algorithm.fed1-ucb.kappa': must be a finite number in (0, 1e6], got 0.0") !=
         std::string::npos);
-  CHECK(error_of(t + "kappa = inf\n").find("key 'algorithm.fed1-ucb.kappa'") != std::string::npos);
+  CHECK(scenario_error(t + "kappa = inf\n").find("key 'algorithm.fed1-ucb.kappa'") != std::string::npos);
   // sigma^2 would underflow to 0 (no elimination width).
-  CHECK(error_of(t + "sigma = 5e-324\n")
+  CHECK(scenario_error(t + "sigma = 5e-324\n")
             .find("key 'algorithm.fed1-ucb.sigma': must be a finite number in [1e-6, 1e6], got "
                   "5e-324") != std::string::npos);
-  CHECK(error_of(t + "arms = 3\n")
+  CHECK(scenario_error(t + "arms = 3\n")
             .find("unknown key 'algorithm.fed1-ucb.arms' (allowed: arms_per_dim, kappa, sigma)") !=
         std::string::npos);
-  CHECK(error_of(t + "arms_per_dim = 2.5\n").find("key 'algorithm.fed1-ucb.arms_per_dim'") !=
+  CHECK(scenario_error(t + "arms_per_dim = 2.5\n").find("key 'algorithm.fed1-ucb.arms_per_dim'") !=
         std::string::npos);
   // The engine's bound on T, blamed on the budget (with or without the table).
   std::string big = base;
   big.replace(big.find("budget = 600"), 12, "budget = 2000000000");
-  CHECK(error_of(big).find("key 'algorithm.budget': must be in [1, 1e9] for fed1-ucb, got "
+  CHECK(scenario_error(big).find("key 'algorithm.budget': must be in [1, 1e9] for fed1-ucb, got "
                            "2000000000") != std::string::npos);
   // Fed-PNE's partition keys do nothing here: a warning, not an error.
   const auto tree = load_scenario_text(base + "rho = 0.3\nk = 3\n", "f1.toml");
@@ -172,14 +164,14 @@ TEST_CASE("fed1-ucb and fn-ucb: at most 10^6 arms on the problem's domain, K^d",
   };
   for (const std::string algorithm : {"fed1-ucb", "fn-ucb"}) {
     INFO(algorithm);
-    CHECK(error_of(tuning(algorithm, 1000)).empty());
-    CHECK(error_of(tuning(algorithm, 1001))
+    CHECK(scenario_error(tuning(algorithm, 1000)).empty());
+    CHECK(scenario_error(tuning(algorithm, 1001))
               .find("key 'algorithm." + algorithm +
                     ".arms_per_dim': arms_per_dim^d must be <= 1000000 on this 2-dimensional "
                     "domain, got 1001^2") != std::string::npos);
   }
   // In 1-D the key's own range is the bound.
-  CHECK(error_of(base + "[algorithm.fed1-ucb]\narms_per_dim = 1000000\n").empty());
+  CHECK(scenario_error(base + "[algorithm.fed1-ucb]\narms_per_dim = 1000000\n").empty());
 }
 
 TEST_CASE("fed1-ucb: its loop is the engine's run on the scenario's problem",

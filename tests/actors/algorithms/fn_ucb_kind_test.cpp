@@ -16,13 +16,14 @@
 #include "actors/world_objective.hpp"
 #include "engine/baselines/fn_ucb_run.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/scenario_error.hpp"
 #include "tests/test_files.hpp"
 
 namespace al = fedsim::actors::algorithms;
 namespace fs = std::filesystem;
 using fedsim::baselines::FnUcbParams;
 using fedsim::scenario::load_scenario_text;
-using fedsim::scenario::ScenarioError;
+using fedsim::test::scenario_error;
 
 namespace {
 
@@ -30,15 +31,6 @@ std::string scenario(std::int64_t budget, const std::string& keys = "") {
   return "seed = 7\n[world]\nagents = 4\n[world.objective]\nkind = \"garland\"\n"
          "offset_std = 1.0\n[algorithm]\nname = \"fn-ucb\"\nbudget = " +
          std::to_string(budget) + "\n[algorithm.fn-ucb]\narms_per_dim = 20\n" + keys;
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    load_scenario_text(text, "fn.toml");
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 struct Row {
@@ -148,7 +140,7 @@ TEST_CASE("fn-ucb: its keys are read, completed with defaults and written back",
 TEST_CASE("fn-ucb: bad keys are refused naming the key", "[algorithms][fn-ucb]") {
   const auto refused = [](const std::string& keys, const std::string& what) {
     INFO(keys);
-    const std::string e = error_of(scenario(60, keys));
+    const std::string e = scenario_error(scenario(60, keys));
     INFO(e);
     CHECK(e.find(what) != std::string::npos);
   };
@@ -168,7 +160,7 @@ TEST_CASE("fn-ucb: bad keys are refused naming the key", "[algorithms][fn-ucb]")
   refused("nu = 0.1\n", "unknown key 'algorithm.fn-ucb.nu' (allowed: arms_per_dim, width,");
   std::string big = scenario(60);
   big.replace(big.find("budget = 60"), 11, "budget = 1000000001");
-  CHECK(error_of(big).find("key 'algorithm.budget': must be in [1, 1e9] for fn-ucb, got "
+  CHECK(scenario_error(big).find("key 'algorithm.budget': must be in [1, 1e9] for fn-ucb, got "
                            "1000000001") != std::string::npos);
 }
 

@@ -14,12 +14,13 @@
 #include "actors/world_objective.hpp"
 #include "engine/baselines/gp_bo_run.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/scenario_error.hpp"
 #include "tests/test_files.hpp"
 
 namespace al = fedsim::actors::algorithms;
 namespace fs = std::filesystem;
 using fedsim::scenario::load_scenario_text;
-using fedsim::scenario::ScenarioError;
+using fedsim::test::scenario_error;
 
 namespace {
 
@@ -30,15 +31,6 @@ std::string scenario(const std::string& name, int budget) {
 }
 const std::string gp = scenario("gp-bo", 30);
 const std::string bbo = scenario("batched-bo", 6);
-
-std::string error_of(const std::string& text) {
-  try {
-    load_scenario_text(text, "bo.toml");
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 bool has(const std::string& text, const std::string& part) {
   if (text.find(part) != std::string::npos) return true;
@@ -110,32 +102,32 @@ TEST_CASE("gp-bo, batched-bo: their keys are read, completed with defaults and w
 
 TEST_CASE("gp-bo, batched-bo: bad keys are refused naming the key", "[algorithms][gp-bo]") {
   const std::string g = gp + "[algorithm.gp-bo]\n";
-  CHECK(has(error_of(g + "initial_design = 0\n"),
+  CHECK(has(scenario_error(g + "initial_design = 0\n"),
             "key 'algorithm.gp-bo.initial_design': must be an integer in [1, 100000], got 0"));
-  CHECK(has(error_of(g + "xi = -0.5\n"),
+  CHECK(has(scenario_error(g + "xi = -0.5\n"),
             "key 'algorithm.gp-bo.xi': must be a finite number in [0, 10], got -0.5"));
-  CHECK(has(error_of(g + "fit_restarts = 0\n"), "key 'algorithm.gp-bo.fit_restarts'"));
-  CHECK(has(error_of(g + "acquisition_samples = 4\n"),
+  CHECK(has(scenario_error(g + "fit_restarts = 0\n"), "key 'algorithm.gp-bo.fit_restarts'"));
+  CHECK(has(scenario_error(g + "acquisition_samples = 4\n"),
             "key 'algorithm.gp-bo.acquisition_refine': must be <= acquisition_samples (4), "
             "got 5"));
-  CHECK(has(error_of(g + "ard = 1\n"), "key 'algorithm.gp-bo.ard': expected"));
+  CHECK(has(scenario_error(g + "ard = 1\n"), "key 'algorithm.gp-bo.ard': expected"));
   // The batch's keys are batched-bo's.
-  CHECK(has(error_of(g + "batch_size = 4\n"),
+  CHECK(has(scenario_error(g + "batch_size = 4\n"),
             "unknown key 'algorithm.gp-bo.batch_size' (allowed: initial_design,"));
-  CHECK(has(error_of(g + "on_locals = false\n"), "unknown key 'algorithm.gp-bo.on_locals'"));
+  CHECK(has(scenario_error(g + "on_locals = false\n"), "unknown key 'algorithm.gp-bo.on_locals'"));
 
   const std::string b = bbo + "[algorithm.batched-bo]\n";
-  CHECK(has(error_of(b + "batch_size = 1\n"),
+  CHECK(has(scenario_error(b + "batch_size = 1\n"),
             "key 'algorithm.batched-bo.batch_size': must be 0 (M) or in [2, 10000], got 1"));
-  CHECK(has(error_of(b + "batch_size = 4\n"),
+  CHECK(has(scenario_error(b + "batch_size = 4\n"),
             "key 'algorithm.batched-bo.batch_size': with on_locals = true, point j is client "
             "j's: must be 0 or M = world.agents = 3, got 4"));
-  CHECK(error_of(b + "batch_size = 4\non_locals = false\n").empty());
-  CHECK(error_of(b + "batch_size = 3\n").empty());
-  CHECK(has(error_of(b + "lipschitz_fallback = 5e-324\n"),
+  CHECK(scenario_error(b + "batch_size = 4\non_locals = false\n").empty());
+  CHECK(scenario_error(b + "batch_size = 3\n").empty());
+  CHECK(has(scenario_error(b + "lipschitz_fallback = 5e-324\n"),
             "key 'algorithm.batched-bo.lipschitz_fallback': must be a finite number in [1e-6, "
             "1e6], got 5e-324"));
-  CHECK(has(error_of(b + "lipschitz_samples = -1\n"),
+  CHECK(has(scenario_error(b + "lipschitz_samples = -1\n"),
             "key 'algorithm.batched-bo.lipschitz_samples'"));
 
   // One's table under the other: a warning, not in the resolved text.
@@ -280,12 +272,12 @@ TEST_CASE("batched-bo: a fit that finds no finite likelihood keeps the hyperpara
 TEST_CASE("gp-bo, batched-bo: a GP of more than 2000 evaluations is refused at load, naming the "
           "budget",
           "[algorithms][gp-bo]") {
-  CHECK(error_of(scenario("gp-bo", 2000)).empty());
-  CHECK(error_of(scenario("gp-bo", 2001))
+  CHECK(scenario_error(scenario("gp-bo", 2000)).empty());
+  CHECK(scenario_error(scenario("gp-bo", 2001))
             .find("key 'algorithm.budget': the GP would hold 2001 evaluations (budget x 1 a "
                   "round); at most 2000") != std::string::npos);
   // batched-bo: budget x M on the locals (M = 3 here).
-  CHECK(error_of(scenario("batched-bo", 666)).empty());
-  CHECK(error_of(scenario("batched-bo", 667))
+  CHECK(scenario_error(scenario("batched-bo", 666)).empty());
+  CHECK(scenario_error(scenario("batched-bo", 667))
             .find("the GP would hold 2001 evaluations (budget x 3 a round)") != std::string::npos);
 }

@@ -12,27 +12,19 @@
 #include "actors/world_objective.hpp"
 #include "engine/baselines/kernel_ts_run.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/scenario_error.hpp"
 #include "tests/test_files.hpp"
 
 namespace al = fedsim::actors::algorithms;
 namespace fs = std::filesystem;
 using fedsim::scenario::load_scenario_text;
-using fedsim::scenario::ScenarioError;
+using fedsim::test::scenario_error;
 
 namespace {
 
 const std::string base =
     "seed = 5\n[world]\nagents = 4\n[world.objective]\nkind = \"garland\"\n"
     "[algorithm]\nname = \"kernel-ts\"\nbudget = 60\n";
-
-std::string error_of(const std::string& text) {
-  try {
-    load_scenario_text(text, "kts.toml");
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 }  // namespace
 
@@ -59,19 +51,19 @@ TEST_CASE("kernel-ts: its keys are read, completed with defaults and written bac
 
 TEST_CASE("kernel-ts: bad keys are refused naming the key, and another algorithm's table warns",
           "[algorithms][kernel-ts]") {
-  CHECK(error_of(base + "[algorithm.kernel-ts]\nlengthscale = 5e-324\n")
+  CHECK(scenario_error(base + "[algorithm.kernel-ts]\nlengthscale = 5e-324\n")
             .find("key 'algorithm.kernel-ts.lengthscale': must be a finite number in [1e-6, "
                   "1e6], got 5e-324") != std::string::npos);
-  CHECK(error_of(base + "[algorithm.kernel-ts]\nposterior = \"dense\"\n")
+  CHECK(scenario_error(base + "[algorithm.kernel-ts]\nposterior = \"dense\"\n")
             .find("key 'algorithm.kernel-ts.posterior': must be one of factor, exact") !=
         std::string::npos);
-  CHECK(error_of(base + "[algorithm.kernel-ts]\ncandidates_per_dim = 1\n")
+  CHECK(scenario_error(base + "[algorithm.kernel-ts]\ncandidates_per_dim = 1\n")
             .find("key 'algorithm.kernel-ts.candidates_per_dim': must be 0 (auto) or in [2, "
                   "100000], got 1") != std::string::npos);
-  CHECK(error_of(base + "[algorithm.kernel-ts]\nlambdaa = 1.0\n")
+  CHECK(scenario_error(base + "[algorithm.kernel-ts]\nlambdaa = 1.0\n")
             .find("unknown key 'algorithm.kernel-ts.lambdaa' (allowed: lengthscale,") !=
         std::string::npos);
-  CHECK(error_of(base + "[algorithm.kernel-ts]\nlambda = \"1\"\n")
+  CHECK(scenario_error(base + "[algorithm.kernel-ts]\nlambda = \"1\"\n")
             .find("key 'algorithm.kernel-ts.lambda': expected a number, got a string") !=
         std::string::npos);
   // Fed-PNE's partition keys do nothing here: a warning, not an error.

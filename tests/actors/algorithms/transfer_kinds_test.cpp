@@ -11,12 +11,13 @@
 #include "actors/world_objective.hpp"
 #include "engine/baselines/transfer_loop.hpp"
 #include "scenarios/loader.hpp"
+#include "tests/scenario_error.hpp"
 #include "tests/test_files.hpp"
 
 namespace al = fedsim::actors::algorithms;
 namespace fs = std::filesystem;
 using fedsim::scenario::load_scenario_text;
-using fedsim::scenario::ScenarioError;
+using fedsim::test::scenario_error;
 
 namespace {
 
@@ -28,15 +29,6 @@ std::string scenario(const std::string& name, const std::string& extra = "",
          "perturbation = 0.02\nseed = 0\n[algorithm]\nname = \"" + name +
          "\"\niterations = 6\nn_init = 1\nfeatures = 12\nlambda = 0.01\n"
          "kernel_lengthscale = 0.05\n" + extra;
-}
-
-std::string error_of(const std::string& text) {
-  try {
-    load_scenario_text(text, "t.toml");
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 }  // namespace
@@ -75,16 +67,16 @@ TEST_CASE("rgpe, taf: their keys round-trip, the FBO keys they do not read warn"
 
 TEST_CASE("rgpe, taf: outside the target-agent setting, and bad keys, are refused naming the key",
           "[algorithms][rgpe][taf]") {
-  CHECK(error_of(scenario("rgpe", "", 0))
+  CHECK(scenario_error(scenario("rgpe", "", 0))
             .find("key 'world.peer_observations': must be >= 1 with algorithm.name = \"rgpe\"") !=
         std::string::npos);
-  CHECK(error_of(scenario("taf", "[algorithm.taf]\nbandwidth = 0.0\n"))
+  CHECK(scenario_error(scenario("taf", "[algorithm.taf]\nbandwidth = 0.0\n"))
             .find("key 'algorithm.taf.bandwidth': must be a finite number in (0, 10], got 0.0") !=
         std::string::npos);
-  CHECK(error_of(scenario("rgpe", "[algorithm.rgpe]\nsamples = 0\n"))
+  CHECK(scenario_error(scenario("rgpe", "[algorithm.rgpe]\nsamples = 0\n"))
             .find("key 'algorithm.rgpe.samples': must be an integer in [1, 100000], got 0") !=
         std::string::npos);
-  CHECK(error_of(scenario("rgpe", "[algorithm.rgpe]\nweights = 1\n"))
+  CHECK(scenario_error(scenario("rgpe", "[algorithm.rgpe]\nweights = 1\n"))
             .find("unknown key 'algorithm.rgpe.weights' (allowed: samples, dilution_guard, "
                   "dilution_percentile)") != std::string::npos);
 }
