@@ -49,5 +49,7 @@ void add_algorithms_command(CLI::App& app);
 /// `fedsim xarmed`: alias of `fedsim sweep SCENARIO --driver loop` over seeds, for the Fed-PNE,
 /// DP-Fed-PNE or HCT scenario its options make (written to OUT/scenario.toml).
 void add_xarmed_command(CLI::App& app);
+/// `fedsim compare`: a verdict on a claim about two grid points of sweeps on the same seeds.
+void add_compare_command(CLI::App& app);
 
 }  // namespace fedsim::cli

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   fedsim::cli::add_reference_command(app);
   fedsim::cli::add_algorithms_command(app);
   fedsim::cli::add_sweep_command(app);
+  fedsim::cli::add_compare_command(app);
   fedsim::cli::add_plot_command(app);
   fedsim::cli::add_xarmed_command(app);
   fedsim::cli::add_dashboard_command(app);
