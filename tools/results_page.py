@@ -122,7 +122,7 @@ def main():
       f"tables and plots in `{rel}/`.")
     w("")
 
-    design_section(w, os.path.relpath(os.path.join(ROOT, "docs", "compare.md"), page_dir))
+    design_section(w, os.path.relpath(os.path.join(ROOT, "docs", "compare.md"), page_dir), rel)
     fts_fig1_section(R, meta, w, cmds, img)
     dp_fts_de_sections(R, w, cmds, img)
     fed_pne_sections(R, w, cmds, img)

@@ -155,14 +155,14 @@ def metric_table(name, rows, grid, metrics):
 
 
 def sig(x, digits=3):
-    """A number with `digits` significant digits and a true minus sign."""
+    """A number with `digits` significant digits (all the integer digits of a number of more)
+    and a true minus sign."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "–"
     if x == 0:
         return "0"
-    text = f"{x:.{digits}g}"
-    if "e" not in text and abs(x) >= 10 ** digits:
-        text = f"{x:.0f}"
+    whole = len(str(int(abs(x)))) if abs(x) >= 1 else 0
+    text = f"{x:.{max(0, digits - whole)}f}" if whole else f"{x:.{digits}g}"
     return text.replace("-", "−")
 
 
@@ -208,14 +208,15 @@ def exact_verdict(ok):
     return "reproduced" if ok else "contradicted"
 
 
-def design_section(w, link):
+def design_section(w, link, rel):
     """The page's statement of how every claim is judged, once, near the top."""
     pct = f"{100 * MARGIN_FRACTION:.0f} %"
     w("## How the claims are judged")
     w("")
-    w(f"Every verdict on this page is the answer of `fedsim compare` ([{link}]({link})) to a claim "
-      "about two grid points, run on the runs tables in this folder (`NAME_runs.csv`, each "
-      "sweep's `sweep_runs.csv`); the page runs it with `--json` and prints what it answers.")
+    w(f"Every verdict on this page is the answer of `fedsim compare` ([docs/compare.md]({link})) "
+      f"to a claim about two grid points, run on the runs tables of `{rel}/` (`NAME_runs.csv`: "
+      "each sweep's `sweep_runs.csv`); the page runs it with `--json` and prints what it "
+      "answers, so each claim can be checked by hand with `fedsim compare` on the files named.")
     w("")
     w("- **Paired by seed.** A seed fixes every random stream of a run (objective, noise, "
       "random features, initial points), so two configurations run on the same seed share them "
@@ -237,10 +238,11 @@ def design_section(w, link):
       f"equivalence claim |a − b| < m: reproduced when the interval lies inside (−m, m), "
       f"contradicted when it lies outside [−m, m], undecided otherwise. The margin is the same "
       f"rule for the whole page: **m = {pct} of the reference side b's mean** of the metric "
-      "over the paired seeds, computed and shown per claim. Why: the metrics (regret areas, "
-      f"cumulative regrets, times) have no common unit, and a difference of {pct} of a "
-      "configuration's own level is one a reader of the papers' plots could not tell apart by "
-      "eye, while anything larger would show as separate curves.")
+      "over the paired seeds, computed and shown per claim. Why a relative margin: the metrics (regret areas, "
+      "cumulative regrets, times) have no common unit. Why 10 %: it is small against the "
+      "differences the papers call clear (FTS against TS in FTS figure 1 is 40-70 % of TS's "
+      "regret area) and a conventional choice for equivalence; another margin changes only the "
+      "equivalence verdicts, and each shows its interval, so a reader can apply their own.")
     w("- **Seed counts.** The seed counts are the committed ones (the header above); a claim "
       "these seeds do not decide is reported **undecided** with its interval, not as a "
       "verdict. Adding seeds (`tools/reproduce --seeds K`) may decide it; docs/compare.md says "
@@ -249,9 +251,9 @@ def design_section(w, link):
       "iterations and N, the same on every seed) are compared exactly and say so; the tables' "
       "**mean ± standard error** cells describe each configuration and decide nothing.")
     w("- **Per-run metrics the runs tables lack** (the clipped percentage, the late regret, the "
-      "time to a threshold, ...) are read from the per-run CSVs in this folder "
-      "(`NAME_metrics.csv`), written per run in the runs table's layout, and judged by the same "
-      "`fedsim compare`.")
+      "time to a threshold, ...) are read from the per-run CSVs of the same folder "
+      "(`NAME_metrics.csv`), written per run in the runs table's layout (grid columns, seed, "
+      "folder, metrics), and judged by the same `fedsim compare`.")
     w("")
 
 

@@ -72,7 +72,12 @@ def fts_fig1_section(R, meta, w, cmds, img):
     w(f"- **Dissimilar peers (d_n = 1.2): FTS stays comparable to TS** (the robustness the "
       f"theory guarantees), a = FTS, b = TS, equivalent within ±10 % of TS's mean: with "
       f"1 - p_t = 1/sqrt(t) {judged(comparable[0])}; with 1/t^2 {judged(comparable[1])} — both: "
-      f"{word(combine(r['verdict'] for r in comparable))}. The paper also shows FTS slightly "
+      f"{word(combine(r['verdict'] for r in comparable))}"
+      + (" (an interval below −m: FTS is better than TS by more than the margin, so not "
+         "comparable in the page's sense, and not worse either, which is what the theory "
+         "guarantees)" if any(r["verdict"] == "contradicted" and r["upper"] < 0 for r in comparable)
+         else "")
+      + f". The paper also shows FTS slightly "
       f"slower than TS with 1/sqrt(t) (a above b: {judged(slow)}) and matching it with the "
       f"faster p_t (the 1/t^2 equivalence above)"
       + (" — here FTS is ahead of TS instead (a possible reason: the ±d_n signs are independent "
