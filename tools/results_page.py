@@ -84,7 +84,10 @@ def main():
         else:
             fed_pne_study_metrics(a.fed_pne_study_metrics, a.out)
         return
-    use_fedsim(a.fedsim)
+    try:
+        use_fedsim(a.fedsim)
+    except SystemExit as e:
+        ap.error(str(e).removeprefix("results_page: "))
     R = a.results
     page_dir = os.path.dirname(os.path.abspath(a.page)) or "."
     rel = os.path.relpath(R, page_dir)
