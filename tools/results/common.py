@@ -238,11 +238,12 @@ def design_section(w, link, rel):
       f"equivalence claim |a − b| < m: reproduced when the interval lies inside (−m, m), "
       f"contradicted when it lies outside [−m, m], undecided otherwise. The margin is the same "
       f"rule for the whole page: **m = {pct} of the reference side b's mean** of the metric "
-      "over the paired seeds, computed and shown per claim. Why a relative margin: the metrics (regret areas, "
-      "cumulative regrets, times) have no common unit. Why 10 %: it is small against the "
-      "differences the papers call clear (FTS against TS in FTS figure 1 is 40-70 % of TS's "
-      "regret area) and a conventional choice for equivalence; another margin changes only the "
-      "equivalence verdicts, and each shows its interval, so a reader can apply their own.")
+      "over the paired seeds, computed and shown per claim. Why a relative margin: the "
+      f"metrics (regret areas, cumulative regrets, times) have no common unit. Why {pct}: it "
+      "is small against the differences the papers call clear and draw as separate curves, "
+      "and large enough to be decided by a few tens of paired seeds; another margin changes "
+      "only the equivalence verdicts, and each shows its interval, so a reader can apply "
+      "their own.")
     w("- **Seed counts.** The seed counts are the committed ones (the header above); a claim "
       "these seeds do not decide is reported **undecided** with its interval, not as a "
       "verdict. Adding seeds (`tools/reproduce --seeds K`) may decide it; docs/compare.md says "

@@ -160,7 +160,6 @@ def fig7_section(R, w, cmds):
         w(f"| {T} | " + " | ".join(cells) + " |")
     w("")
     parts = []
-    found = []
     for o, title in OBJECTIVES:
         # Per seed: the rounds and the nodes against T, fitted by a line in log T and by a line
         # in T; the claim is that the line in log T leaves the smaller residual sum of squares.
