@@ -240,10 +240,9 @@ def design_section(w, link, rel):
       f"rule for the whole page: **m = {pct} of the reference side b's mean** of the metric "
       "over the paired seeds, computed and shown per claim. Why a relative margin: the "
       f"metrics (regret areas, cumulative regrets, times) have no common unit. Why {pct}: it "
-      "is small against the differences the papers call clear and draw as separate curves, "
-      "and large enough to be decided by a few tens of paired seeds; another margin changes "
-      "only the equivalence verdicts, and each shows its interval, so a reader can apply "
-      "their own.")
+      "is small against the differences the papers call clear and draw as separate curves; "
+      "another margin changes only the equivalence verdicts, and each shows its interval, so "
+      "a reader can apply their own.")
     w("- **Seed counts.** The seed counts are the committed ones (the header above); a claim "
       "these seeds do not decide is reported **undecided** with its interval, not as a "
       "verdict. Adding seeds (`tools/reproduce --seeds K`) may decide it; docs/compare.md says "
