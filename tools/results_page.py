@@ -2,7 +2,9 @@
 """Write docs/results.md from the tables tools/reproduce left in docs/results/.
 
 Only the standard library, numpy and tools/plot/regret_timeline.py: every number on the page
-is read from the files of the run (sweep.csv copies, `fedsim privacy --json` lines), and every verdict is computed from those numbers.
+is read from the files of the run (sweep.csv copies, `fedsim privacy --json` lines), and every
+verdict is the answer of `fedsim compare --json` (the binary given by --fedsim) on the runs
+tables of the run (NAME_runs.csv; tools/results/common.py).
 
 This file parses the arguments, writes the page's header and footer and calls the sections in
 tools/results/: one module per paper (fts, dp_fts_de, fed_pne), the straggler study, the
@@ -18,7 +20,7 @@ import os
 
 from results.accountants import accountants_section
 from results.actor_scaling import actor_scaling_section
-from results.common import code_block, read_commands
+from results.common import code_block, design_section, read_commands, use_fedsim
 from results.dp_fts_de import dp_fts_de_sections
 from results.fed_pne import fed_pne_sections
 from results.fts import fts_fig1_section
@@ -27,6 +29,8 @@ from results.real_data import real_data_section, real_figures
 from results.performance import performance_section
 from results.remote_runs import distributed_section, wall_clock_section
 from results.straggler_study import study_section
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def main():
@@ -47,6 +51,9 @@ def main():
     ap.add_argument("--bench-wall-clock", default="docs/bench-wall-clock.json",
                     help="the JSON of build/tools/bench_wall_clock_lateness --json for the "
                          "Performance section's wall-clock subsection")
+    ap.add_argument("--fedsim", default=os.environ.get("FEDSIM") or os.path.join(ROOT, "build", "tools", "fedsim"),
+                    help="the fedsim binary whose `compare` judges every claim of the page "
+                         "(default $FEDSIM, else build/tools/fedsim of this checkout)")
     ap.add_argument("--study-metrics", metavar="SWEEP_DIR",
                     help="write per-run study metrics of one sweep folder to --out and exit")
     ap.add_argument("--threshold", type=float, default=0.05)
@@ -77,8 +84,13 @@ def main():
         else:
             fed_pne_study_metrics(a.fed_pne_study_metrics, a.out)
         return
+    try:
+        use_fedsim(a.fedsim)
+    except SystemExit as e:
+        ap.error(str(e).removeprefix("results_page: "))
     R = a.results
-    rel = os.path.relpath(R, os.path.dirname(os.path.abspath(a.page)) or ".")
+    page_dir = os.path.dirname(os.path.abspath(a.page)) or "."
+    rel = os.path.relpath(R, page_dir)
     meta = json.load(open(os.path.join(R, "meta.json")))
     commands = read_commands(os.path.join(R, "commands.tsv"))
 
@@ -103,7 +115,9 @@ def main():
       "`tools/reproduce --full` uses the papers' seed counts (25 function-initialisation pairs "
       "for FTS, 5 seeds for DP-FTS-DE, 10 for Fed-PNE).")
     w("")
-    w("Numbers are means ± standard error over seeds (sample sd / sqrt(seeds)). For DP-FTS-DE the "
+    w("The tables' numbers are means ± standard error over seeds (sample sd / sqrt(seeds)), "
+      "descriptive only: the verdicts come from paired comparisons, as the next section says. "
+      "For DP-FTS-DE the "
       "utility measure is the **regret area**: the mean over iterations 0..T of the agents' mean "
       "simple regret (`regret_area` of `sweep.csv`); the final simple regret is after T = 40. "
       "For DP-FTS-DE the objective is one sampled function (world.objective.seed = 1) and the seeds vary the initial points and the algorithms' draws, as in the paper; Fed-PNE seeds vary the clients' offsets and the reward noise. The scenarios "
@@ -111,6 +125,7 @@ def main():
       f"tables and plots in `{rel}/`.")
     w("")
 
+    design_section(w, os.path.relpath(os.path.join(ROOT, "docs", "compare.md"), page_dir), rel)
     fts_fig1_section(R, meta, w, cmds, img)
     dp_fts_de_sections(R, w, cmds, img)
     fed_pne_sections(R, w, cmds, img)

@@ -23,11 +23,13 @@ namespace {
 
 const fs::path source_root = fs::path(FEDSIM_SCENARIO_DIR).parent_path();
 
-/// Runs tools/results_page.py ARGS with FEDSIM_PYTHON or /usr/bin/python3; returns its exit code.
+/// Runs tools/results_page.py ARGS with FEDSIM_PYTHON or /usr/bin/python3, its verdicts by the
+/// fedsim binary under test (ARGS may give another --fedsim); returns its exit code.
 int results_page(const std::string& args) {
   const std::string python = fedsim::test::python_interpreter();
-  const std::string command =
-      python + " " + (source_root / "tools" / "results_page.py").string() + " " + args + " >/dev/null 2>&1";
+  const std::string command = python + " " + (source_root / "tools" / "results_page.py").string() +
+                              " --fedsim " + fedsim::test::fedsim_binary() + " " + args +
+                              " >/dev/null 2>&1";
   const int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -349,5 +351,43 @@ TEST_CASE("results_page.py shows what the privacy accountants cost a run", "[cli
     REQUIRE(results_page(args + missing.string()) == 0);
     CHECK(section().find("No accountants benchmark at `" + missing.string() + "`") !=
           std::string::npos);
+  }
+}
+
+TEST_CASE("results_page.py judges a claim by fedsim compare on the runs table, paired by seed",
+          "[cli][results]") {
+  // The shipped results with figure 7a's runs table replaced: FTS-DE's regret area 0.01 below
+  // TS's on every seed but for ±0.001 on two, so the paired differences are -0.010, -0.011,
+  // -0.009, -0.010, -0.010: mean -0.01, sd 0.000707, and with t(0.975, 4) = 2.7764 the 95 %
+  // interval is -0.01 ± 0.000878. Unpaired, the two sets of regret areas overlap (0.02..0.06
+  // against 0.03..0.07): only the pairing decides. The sweep table (dp-fts-de-fig7a.csv) is
+  // left as shipped, so a verdict read from it would not change.
+  const fs::path dir = fresh_dir("results-page-verdicts");
+  fs::create_directories(dir);
+  const fs::path results = dir / "results", page = dir / "results.md";
+  fs::copy(source_root / "docs" / "results", results, fs::copy_options::recursive);
+  std::ofstream(results / "dp-fts-de-fig7a_runs.csv")
+      << "algorithm.name,seed,folder,regret_area\n"
+         "ts,1,a,0.03\nts,2,b,0.04\nts,3,c,0.05\nts,4,d,0.06\nts,5,e,0.07\n"
+         "fts-de,1,f,0.02\nfts-de,2,g,0.029\nfts-de,3,h,0.041\nfts-de,4,i,0.05\nfts-de,5,j,0.06\n";
+  const std::string args = "--results " + results.string() + " --bench " +
+                           (source_root / "docs" / "bench.json").string() + " --page " + page.string();
+
+  SECTION("the verdict, a - b, its interval and n, from the runs table") {
+    REQUIRE(results_page(args) == 0);
+    const std::string text = slurp(page);
+    CHECK(text.find("## How the claims are judged") != std::string::npos);
+    CHECK(text.find("(a) α = 0.7, regret area, a = FTS-DE, b = TS, a below b: **reproduced** "
+                    "(a − b = −0.01, 95 % CI [−0.0109, −0.00912], n = 5)") != std::string::npos);
+    // The sampler table's row for the claim, the default sampler's cell first.
+    CHECK(text.find("| 7a: α = 0.7, FTS-DE below TS | **reproduced**: a − b = −0.01, 95 % CI "
+                    "[−0.0109, −0.00912], n = 5 |") != std::string::npos);
+    CHECK(text.find("within noise") == std::string::npos);
+    CHECK(text.find("standard error of the difference") == std::string::npos);
+  }
+
+  SECTION("no fedsim binary: an error naming --fedsim, and no page") {
+    CHECK(results_page(args + " --fedsim " + (dir / "no-such-fedsim").string()) == 2);
+    CHECK_FALSE(fs::exists(page));
   }
 }

@@ -3,7 +3,7 @@ policies and Fed-PNE under sync and deadline, with stragglers, crashes and messa
 import math
 import os
 
-from .common import mean_se, num, pm, read_csv, within_se
+from .common import compare, equivalent, interval, mean_se, metric_table, num, pm, read_csv, word
 
 STUDY_CONDITIONS = [
     ("study-slow10", "Persistent stragglers: 10% of the agents slow",
@@ -20,6 +20,18 @@ STUDY_CONDITIONS = [
      "`world.network.drop = 0.05`, 30% slow"),
 ]
 POLICIES = ["sync", "deadline", "quorum", "async"]
+
+
+def tally(results, of=""):
+    """'a reproduced, b contradicted, c undecided (of n OF)' of compare results."""
+    n = {v: sum(r["verdict"] == v for r in results) for v in ("reproduced", "contradicted", "undecided")}
+    return (f"{n['reproduced']} reproduced, {n['contradicted']} contradicted, {n['undecided']} "
+            f"undecided (of {len(results)}{' ' + of if of else ''})")
+
+
+def cell(r, digits=3):
+    """A table cell: the verdict, then a − b, its interval and n."""
+    return f"{word(r['verdict'])}: {interval(r, digits)}"
 
 
 FED_PNE_CONDITIONS = [
@@ -51,6 +63,7 @@ def study_section(R, meta, w, cmds, img):
       + (" Fed-PNE under its two policies, sync and deadline, follows at the end of the section."
          if os.path.exists(os.path.join(R, "study-fed-pne_metrics.csv")) else ""))
     w("")
+    judged_pairs = {}
     thr = None
     for name, _, _ in present:
         for r in read_csv(os.path.join(R, f"{name}_metrics.csv")):
@@ -115,24 +128,35 @@ def study_section(R, meta, w, cmds, img):
               f"{dr[0]:.0f} | {silent[0]:.1f} | {pm(*vt, 1)} |")
         w("")
         summary[name] = res
-        best_r = min(res, key=lambda p: res[p]["fr"][0])
-        timed = [p for p in res if res[p]["reached"] == res[p]["n"]]
-        best_t = min(timed, key=lambda p: res[p]["t"][0]) if timed else None
-        least_e = min(res, key=lambda p: res[p]["eps"][0])
-        frs = sorted(res[p]["fr"][0] for p in res)
-        ses = [res[p]["fr"][1] for p in res if not math.isnan(res[p]["fr"][1])]
-        close = (frs[1] - frs[0]) < (max(ses) if ses else 0.0)
-        txt = (f"Lowest final regret: **{best_r}** ({res[best_r]['fr'][0]:.4f}"
-               + ("; the runner-up is within a standard error, so the ranking is not settled"
-                  if close else "") + "). ")
-        if best_t:
-            txt += (f"Fastest to regret < {thr} in virtual time (among policies reaching it in "
-                    f"every seed): **{best_t}** ({res[best_t]['t'][0]:.1f} s")
-            if "sync" in res and res["sync"]["reached"] == res["sync"]["n"] and best_t != "sync":
-                txt += f", against sync's {res['sync']['t'][0]:.1f} s"
-            txt += "). "
-        else:
-            txt += f"No policy reached regret < {thr} in every seed. "
+        # Each policy paired against sync, seed by seed (a = the policy, b = sync): sooner to
+        # the threshold (time_to_threshold, of the metrics CSV), a final regret comparable
+        # with sync's, and more ε (both of the runs table).
+        runs = os.path.join(R, f"{name}_runs.csv")
+        times = metric_table(f"{name}-times", rows, ["policy"], ["time_to_threshold"])
+        paired = {}
+        for pol in [p for p in res if p != "sync"]:
+            if "sync" not in res:
+                break
+            paired[pol] = dict(
+                time=compare(times, {"policy": pol}, times, {"policy": "sync"}, "less",
+                             "time_to_threshold"),
+                regret=equivalent(runs, {"policy.kind": pol}, runs, {"policy.kind": "sync"},
+                                  "mean_final_simple_regret"),
+                eps=compare(runs, {"policy.kind": pol}, runs, {"policy.kind": "sync"}, "greater",
+                            "epsilon"))
+        judged_pairs[name] = paired
+        if paired:
+            w(f"Each policy against sync, paired by seed (a = the policy, b = sync): sooner to "
+              f"regret < {thr} (time to threshold, a below b; a seed on which either never "
+              "reached it is left out, so n may be smaller), a final regret comparable with "
+              "sync's (within ±10 % of sync's mean), and more ε (a above b).")
+            w("")
+            w("| policy | sooner to the threshold | final regret comparable | more ε |")
+            w("|---|---|---|---|")
+            for pol, x in paired.items():
+                w(f"| {pol} | {cell(x['time'], 3)} | {cell(x['regret'])} | {cell(x['eps'])} |")
+            w("")
+        txt = ""
         never = [p for p in res if res[p]["reached"] < res[p]["n"]]
         if never:
             txt += "Not reached in every seed: " + ", ".join(
@@ -146,12 +170,9 @@ def study_section(R, meta, w, cmds, img):
                     "its 10 s timeout, which closes it without that agent; the agent then reports "
                     "for a round that is already over, so rounds and iterations drift apart), so "
                     "even sync spends extra ε and virtual time. ")
-        txt += (f"Least ε: **{least_e}** ({res[least_e]['eps'][0]:.2f}, "
-                f"{res[least_e]['rel'][0]:.0f} releases for {res[least_e]['iters']} iterations); "
-                + ", ".join(f"{p} {res[p]['eps'][0]:.2f} ({res[p]['rel'][0]:.0f} releases)"
-                            for p in res if p != least_e) + ".")
-        w(txt)
-        w("")
+        if txt:
+            w(txt.strip())
+            w("")
         img(f"{name}/regret.png", f"{title}: simple regret by iteration per policy")
         img(f"{name}/regret_time.png", f"{title}: simple regret against virtual time per policy")
         img(f"{name}/stragglers.png", f"{title}: late and dropped reports per round (sync, "
@@ -161,42 +182,38 @@ def study_section(R, meta, w, cmds, img):
     # Overall reading, computed from the tables.
     w("### Reading (DP-FTS-DE)")
     w("")
-    wins_r, wins_t = {}, {}
-    for name, res in summary.items():
-        b = min(res, key=lambda p: res[p]["fr"][0])
-        wins_r[b] = wins_r.get(b, 0) + 1
-        timed = [p for p in res if res[p]["reached"] == res[p]["n"]]
-        if timed:
-            b = min(timed, key=lambda p: res[p]["t"][0])
-            wins_t[b] = wins_t.get(b, 0) + 1
     k = len(summary)
+    every = [x for paired in judged_pairs.values() for x in paired.values()]
     lines = []
-    lines.append("- **Regret.** Lowest final regret per condition: " + ", ".join(
-        f"{p} in {c} of {k}" for p, c in sorted(wins_r.items(), key=lambda x: -x[1])) + ". "
-        "Final regrets of the four policies are mostly within a few standard errors of each other "
-        "at this seed count. Under crashes the slower policies look worse: the crash time is "
-        "in virtual time, so a crashed agent is frozen after fewer iterations under sync "
-        "(about 3 s an iteration) than under the others (about 1.5 s), and its frozen regret "
-        "stays in the mean (`summary.json` averages every agent that observed).")
-    lines.append("- **Time.** Fastest to the threshold per condition: " + (", ".join(
-        f"{p} in {c} of {k}" for p, c in sorted(wins_t.items(), key=lambda x: -x[1])) or "none")
-        + ". Sync's rounds last as long as its slowest live agent (and, with message loss or "
-        "crashes, until the round timeout), so its virtual time grows with the stragglers; "
-        "the others do not wait for them.")
+    lines.append(f"- **Regret.** A final regret comparable with sync's (within ±10 %), over the "
+                 f"(policy, condition) pairs of the {k} conditions: "
+                 f"{tally([x['regret'] for x in every], 'pairs')}. Under crashes the slower policies look "
+                 "worse: the crash time is in virtual time, so a crashed agent is frozen after "
+                 "fewer iterations under sync (about 3 s an iteration) than under the others "
+                 "(about 1.5 s), and its frozen regret stays in the mean (`summary.json` averages "
+                 "every agent that observed).")
+    lines.append(f"- **Time.** Sooner than sync to the threshold: {tally([x['time'] for x in every], 'pairs')}. "
+                 "Sync's rounds last as long as its slowest live agent (and, with message loss or "
+                 "crashes, until the round timeout), so its virtual time grows with the stragglers; "
+                 "the others do not wait for them.")
     e = {p: mean_se([summary[n][p]["eps"][0] for n in summary if p in summary[n]])[0] for p in POLICIES}
     rl = {p: mean_se([summary[n][p]["rel"][0] for n in summary if p in summary[n]])[0] for p in POLICIES}
-    lines.append("- **Privacy.** ε averaged over the conditions: " + ", ".join(
+    lines.append(f"- **Privacy.** More ε than sync: {tally([x['eps'] for x in every], 'pairs')}. "
+        "ε averaged over the conditions: " + ", ".join(
         f"{p} {e[p]:.2f} ({rl[p]:.0f} releases)" for p in POLICIES if not math.isnan(e[p]))
         + f", for T = {next(iter(summary.values()))['sync']['iters']} iterations. Every release "
         "is one more subsampled Gaussian step for the accountant, so the policies that do not "
         "wait pay for their speed in ε; sync's ε is that of T releases except where messages "
         "are lost (see the message-loss table).")
-    slow = [summary[n]["sync"]["fr"][0] for n in ("study-slow10", "study-slow30", "study-slow50")
-            if n in summary and "sync" in summary[n]]
-    if len(slow) > 1 and max(slow) - min(slow) < 1e-12:
-        lines.append("- **Sync is timing-invariant.** Its final regret is the same to the last "
-                     f"digit ({slow[0]:.4f}) with 10%, 30% and 50% stragglers: it waits for every "
-                     "agent, so the stragglers change only when things happen, not what is "
+    slow = {}
+    for n in ("study-slow10", "study-slow30", "study-slow50"):
+        if n in summary:
+            slow[n] = {r["seed"]: r["mean_final_simple_regret"]
+                       for r in read_csv(os.path.join(R, f"{n}_runs.csv")) if r["policy.kind"] == "sync"}
+    if len(slow) > 1 and all(v == next(iter(slow.values())) for v in slow.values()):
+        lines.append("- **Sync is timing-invariant** (exact): its final regret is the same, seed by "
+                     "seed and to the last digit, with 10%, 30% and 50% stragglers: it waits for "
+                     "every agent, so the stragglers change only when things happen, not what is "
                      "computed. The other policies trade that for time.")
     for l in lines:
         w(l)
@@ -270,10 +287,40 @@ def fed_pne_study_section(R, meta, w, cmds):
                   f"{pm(*x['vt'], 1)} | {x['dr'][0]:.1f} | {pm(*x['avg'], 1)} |")
         w("")
 
-    # Readings, computed from the tables.
+    # Deadline against sync, paired by seed (a = deadline, b = sync), per algorithm and condition.
+    table = metric_table("study-fed-pne", rows, ["condition", "algorithm", "policy"],
+                         ["regret_finished", "finish_mean", "virtual_time", "pulls_mean"])
+
+    def point(algo, cond, pol):
+        return {"condition": cond, "algorithm": algo, "policy": pol}
+
     def both(algo):
         return [c for c, _ in FED_PNE_CONDITIONS
                 if (algo, c, "sync") in res and (algo, c, "deadline") in res]
+
+    paired = {}
+    for algo, title in (("fed-pne", "Fed-PNE"), ("dp-fed-pne", "DP-Fed-PNE (ε = 1)")):
+        conds = both(algo)
+        if not conds:
+            continue
+        for c in conds:
+            a, b = point(algo, c, "deadline"), point(algo, c, "sync")
+            paired[(algo, c)] = dict(
+                reg=equivalent(table, a, table, b, "regret_finished"),
+                fm=compare(table, a, table, b, "less", "finish_mean"),
+                vt=compare(table, a, table, b, "less", "virtual_time"))
+        w(f"**{title}: deadline against sync**, paired by seed (a = deadline, b = sync): a regret "
+          "per finishing client comparable with sync's (within ±10 % of sync's mean), the "
+          "finishing clients done sooner (mean finish, a below b), and the run ending sooner "
+          "(end, a below b).")
+        w("")
+        w("| condition | regret comparable | mean finish sooner | end sooner |")
+        w("|---|---|---|---|")
+        labels = dict(FED_PNE_CONDITIONS)
+        for c in conds:
+            x = paired[(algo, c)]
+            w(f"| {labels[c]} | {cell(x['reg'])} | {cell(x['fm'])} | {cell(x['vt'])} |")
+        w("")
 
     def ratio_range(algo, key):
         v = [(res[(algo, c, "deadline")][key][0] / res[(algo, c, "sync")][key][0], c)
@@ -283,22 +330,22 @@ def fed_pne_study_section(R, meta, w, cmds):
     lines = []
     conds = both("fed-pne")
     if conds:
-        d = [(res[("fed-pne", c, "deadline")]["reg"][0] / res[("fed-pne", c, "sync")]["reg"][0] - 1, c)
-             for c in conds]
-        lo, hi = min(d), max(d)
+        x = [paired[("fed-pne", c)] for c in conds]
         lines.append(
-            f"- **Regret (Fed-PNE).** Deadline's regret per finishing client is "
-            f"{100 * lo[0]:+.1f}% ({lo[1]}) to {100 * hi[0]:+.1f}% ({hi[1]}) against sync's, "
-            f"lower in {sum(x < 0 for x, _ in d)} of {len(d)} conditions."
+            f"- **Regret (Fed-PNE).** Deadline's regret per finishing client comparable with "
+            f"sync's: {tally([r['reg'] for r in x], 'conditions')}"
+            + (" — " + ", ".join(f"{c} {r['reg']['verdict']}" for c, r in zip(conds, x)) + ".")
             + (" Leaving the slow clients out of a phase's means puts fewer pulls behind each "
                "elimination, while the slow clients themselves jump to the newest phase when "
-               "they are done with an old one." if 2 * sum(x < 0 for x, _ in d) < len(d) else ""))
+               "they are done with an old one."
+               if any(r["reg"]["verdict"] == "contradicted" for r in x) else ""))
         (flo, fc), (fhi, fc2) = ratio_range("fed-pne", "fm")
         (elo, ec), (ehi, ec2) = ratio_range("fed-pne", "vt")
         lines.append(
-            f"- **Time (Fed-PNE).** Under deadline the finishing clients' mean finish is "
-            f"{flo:.2f}x ({fc}) to {fhi:.2f}x ({fc2}) sync's, and the run ends at {elo:.2f}x "
-            f"({ec}) to {ehi:.2f}x ({ec2}) sync's."
+            f"- **Time (Fed-PNE).** The finishing clients done sooner under deadline: "
+            f"{tally([r['fm'] for r in x])}; the run ending sooner: {tally([r['vt'] for r in x])}. "
+            f"Descriptively, deadline's mean finish is {flo:.2f}x ({fc}) to {fhi:.2f}x ({fc2}) "
+            f"sync's, and its end {elo:.2f}x ({ec}) to {ehi:.2f}x ({ec2}) sync's."
             + (" Every client owes T pulls whatever the policy, so a slow client's own compute "
                "bounds the end of the run; what deadline saves is the fast clients' waiting for "
                "the slow ones at every phase, and, with crashes and losses, sync's timeouts."
@@ -319,14 +366,15 @@ def fed_pne_study_section(R, meta, w, cmds):
                 crashed = M - x["fin"][0]
                 pulls = (M * x["pulls"][0] - x["fin"][0] * T) / crashed if crashed > 0 else float("nan")
                 cells.append(f"{pulls:.0f} ({pol})")
-            parts.append(f"{c}: " + " and ".join(cells))
-        further = all(res[("fed-pne", c, "deadline")]["pulls"][0] > res[("fed-pne", c, "sync")]["pulls"][0]
-                      for c in crash)
+            further = compare(table, point("fed-pne", c, "deadline"), table,
+                              point("fed-pne", c, "sync"), "greater", "pulls_mean")
+            parts.append(f"{c}: " + " and ".join(cells) + "; the mean pulls per client higher "
+                         f"under deadline (a = deadline, b = sync): {word(further['verdict'])} "
+                         f"({interval(further)})")
         lines.append(
-            "- **Crashes.** Pulls a crashed client had made when it crashed at 60 s, Fed-PNE: "
-            + "; ".join(parts) + f", of T = {T}"
-            + (": the phases go faster under deadline, so a client gets further before it "
-               "crashes." if further else "."))
+            "- **Crashes.** Pulls a crashed client had made when it crashed at 60 s, Fed-PNE "
+            "(means over seeds): " + "; ".join(parts) + f", of T = {T}. The phases go faster "
+            "under deadline, so a client may get further before it crashes.")
     if ("fed-pne", "drop5", "sync") in res:
         fins = [int(r["clients_finished"]) for r in rows if r["condition"] == "drop5"]
         short = sum(f < M for f in fins)
@@ -343,15 +391,13 @@ def fed_pne_study_section(R, meta, w, cmds):
     if dconds:
         spread = [max(x["regs"]) / min(x["regs"]) for (a, _, _), x in res.items()
                   if a == "dp-fed-pne" and len(x["regs"]) > 1 and min(x["regs"]) > 0]
-        inside = sum(within_se(res[("dp-fed-pne", c, "deadline")]["reg"],
-                               res[("dp-fed-pne", c, "sync")]["reg"]) for c in dconds)
         txt = "- **DP-Fed-PNE.** "
         if spread:
             txt += (f"Its regret varies up to {max(spread):.1f}-fold between seeds of one "
                     "condition and policy (every reward carries Gaussian noise calibrated to the "
                     "run's ε, against Garland's values in [0, 1]), and ")
-        txt += (f"the difference between the policies is within one standard error of the "
-                f"difference in {inside} of {len(dconds)} conditions.")
+        txt += ("deadline's regret per finishing client comparable with sync's: "
+                f"{tally([paired[('dp-fed-pne', c)]['reg'] for c in dconds], 'conditions')}.")
         eps = sorted({round(e, 6) for (a, _, _), x in res.items() if a == "dp-fed-pne"
                       for e in x["eps"] if not math.isnan(e)})
         if eps:
