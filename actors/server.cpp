@@ -498,6 +498,9 @@ caf::behavior server_actor(caf::stateful_actor<ServerState>* self,
         return handle(self, vt.seconds, [self, m](auto done) {
           auto& s = self->state;
           if (members(s).valid(m.agent)) members(s).notice(static_cast<int>(m.agent), m.alive);
+          // An agent back up is expected again: a round opened while nobody was expected has
+          // no deadline yet, and the agent, which missed its broadcast, waits for the next one.
+          arm_round_timer(self);
           check_complete(self, done);
         });
       },

@@ -159,3 +159,19 @@ TEST_CASE("Fed-PNE: a phase that can never close ends with completed = false",
                            "fed-pne-ok");
   CHECK(ok.completed);
 }
+
+TEST_CASE("deadline: agents back up after a round opened with nobody expected get its deadline",
+          "[actors][liveness]") {
+  // deadline-chaos with 6 agents in virtual time: agents 2 and 3 crash at t = 3 and come back at
+  // t = 8, two others crash for good at t = 6 (all detected after 1 s). A round opens while
+  // nobody is expected, so it has no deadline; the two come back and wait for a broadcast they
+  // missed. The server must give that round its deadline when they come back, not wait for
+  // their reports for ever (it did: "round 6 never closed").
+  const auto c = scenario::load_scenario((scenarios / "wall/deadline-chaos.toml").string(),
+                                         {"run.time=\"virtual\"", "world.agents=6",
+                                          "algorithm.iterations=6"});
+  const RunResult r = run(c, "revived-deadline");
+  INFO(r.reason);
+  CHECK(r.completed);
+  CHECK(r.mean_simple_regret.size() == 7);
+}
