@@ -25,6 +25,8 @@ void note_mechanism(AccountantState& s, double q, double z) {
 /// alone and is kept by k.
 double epsilon_of(AccountantState& s, std::int64_t k, double q, double z) {
   if (k == 0) return 0.0;
+  // A Rényi filter prices k releases at its own order (its step is the run's one mechanism).
+  if (s.rdp_filter) return s.rdp_filter->epsilon(k, s.delta);
   // Every release so far, all of this one mechanism: the ledger has priced exactly these with
   // the same accountant (the same additions, so the same number bit for bit). An agent that
   // took part in every release, as all do on a perfect network, costs no second composition.
@@ -76,9 +78,11 @@ std::string check_accountant_state(const AccountantState& s, int agents) {
 }
 
 caf::behavior accountant_actor(self_ptr self, std::string name, double delta, double budget,
-                               double agent_budget, int agents) {
+                               double agent_budget, int agents,
+                               std::optional<dp::RdpFilter> rdp_filter) {
   fail_loudly(self, "accountant");
   auto& s = self->state;
+  s.rdp_filter = rdp_filter;
   s.accountant = name;
   s.ledger.emplace(name);
   s.delta = delta;
@@ -94,7 +98,9 @@ caf::behavior accountant_actor(self_ptr self, std::string name, double delta, do
         std::vector<std::int32_t> admitted;
         for (std::int32_t n : r.candidates) {
           const auto k = s.agent_releases.at(static_cast<std::size_t>(n));
-          if (std::isinf(s.agent_budget) || epsilon_of(s, k + 1, r.q, r.z) <= s.agent_budget)
+          const bool fits = s.rdp_filter ? s.rdp_filter->admits(k)
+                                         : epsilon_of(s, k + 1, r.q, r.z) <= s.agent_budget;
+          if (std::isinf(s.agent_budget) || fits)
             admitted.push_back(n);
           else
             ++s.agent_filtered.at(static_cast<std::size_t>(n));

@@ -8,7 +8,10 @@
 /// Per agent (docs/privacy.md, "Per-agent privacy"): each agent is charged only for the
 /// releases whose received set held its report, composed with the scenario's accountant; with
 /// a per-agent budget, a charge admits only the candidates whose own epsilon stays within it
-/// after one more release (a privacy filter).
+/// after one more release (a privacy filter). The filter prices an agent by the scenario's
+/// accountant on its count (pld), or, with `rdp_filter`, by its RDP at one order fixed at
+/// load (a Rényi filter, valid under adaptive participation: actors/privacy_basis.hpp); the
+/// per-agent epsilon reported is the same pricing.
 #include <memory>
 #include <optional>
 
@@ -17,6 +20,7 @@
 #include "actors/messages.hpp"
 #include "engine/dp/accountant.hpp"
 #include "engine/dp/ledger.hpp"
+#include "engine/dp/rdp_filter.hpp"
 
 namespace fedsim::actors {
 
@@ -36,6 +40,7 @@ struct AccountantState {
   std::vector<std::int64_t> agent_releases, agent_filtered;
   std::vector<double> epsilon_of_count;
   std::unique_ptr<dp::Accountant> by_count;  ///< epsilon_of_count.size() - 1 releases
+  std::optional<dp::RdpFilter> rdp_filter;    ///< the Rényi filter pricing agents, if chosen
   static inline const char* name = "accountant";
 };
 
@@ -49,7 +54,9 @@ std::string check_accountant_state(const AccountantState& s, int agents);
 /// Handles charge_request -> privacy_status (granted, epsilon after, steps, the candidates
 /// admitted), (caf::get_atom) -> privacy_status (the current totals), (agents_atom) ->
 /// agent_privacy; checkpoints: (save_atom) -> bytes, (restore_atom, bytes) -> ok. `agents`: N.
+/// `rdp_filter`: agents priced by a Rényi filter instead of their count (empty: by count).
 caf::behavior accountant_actor(caf::stateful_actor<AccountantState>* self, std::string name,
-                               double delta, double budget, double agent_budget, int agents);
+                               double delta, double budget, double agent_budget, int agents,
+                               std::optional<dp::RdpFilter> rdp_filter);
 
 }  // namespace fedsim::actors

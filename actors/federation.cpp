@@ -413,6 +413,12 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   if (options.agent_host && options.objective)
     throw std::invalid_argument("RunOptions: an agent host's agents evaluate their own objective; "
                                 "leave RunOptions::objective unset");
+  // What the per-agent epsilon rests on; a pld filter under adaptive participation is refused
+  // here, before anything is spawned.
+  std::optional<PrivacyBasis> basis;
+  if (is_private)
+    basis = privacy_basis(config, {static_cast<bool>(options.agent_host),
+                                   static_cast<bool>(options.objective)});
   // Engine objects, built once and shared read-only by every agent: the embedding program's
   // objective, or the scenario's (actors/world_objective.hpp); none when the agents live
   // elsewhere (they evaluate theirs there).
@@ -431,7 +437,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
   if (is_private)
     accountant = system.spawn(accountant_actor, config.privacy.accountant,
                               algo.effective_delta(), config.privacy.budget,
-                              config.privacy.agent_budget, N);
+                              config.privacy.agent_budget, N, basis->rdp);
   const caf::actor network =
       system.spawn(network_actor, plan,
                    checkpoint_settings(options,
@@ -487,6 +493,7 @@ RunResult run_federation(caf::actor_system& system, const scenario::ScenarioConf
                            accountant, algo.learners(), algo.iterations, dimension);
   check_observed(result);
   result.delta = algo.effective_delta();
+  result.privacy_basis = basis;
   if (!result.mean_simple_regret.empty()) result.final_simple_regret = result.mean_simple_regret.back();
   result.wall_time =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

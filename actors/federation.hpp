@@ -14,6 +14,7 @@
 #include "actors/agent.hpp"
 #include "actors/checkpoint/checkpoint.hpp"
 #include "actors/network.hpp"
+#include "actors/privacy_basis.hpp"
 #include "actors/recorder.hpp"
 #include "actors/remote/remote_stats.hpp"
 #include "actors/run_config.hpp"
@@ -118,6 +119,8 @@ struct RunResult {
   /// fedsim serve (actors/remote/serve.hpp): joins, refusals, dropped remote messages and lost
   /// agents; absent for a run in one process.
   std::optional<remote::RemoteCounts> remote;
+  /// FBO, private: what the per-agent epsilon rests on (adaptive participation, the filter).
+  std::optional<PrivacyBasis> privacy_basis;
 };
 
 /// What every agent of an FBO run shares (actors/agent.hpp), for the scenario `config`: the

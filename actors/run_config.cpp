@@ -118,6 +118,12 @@ const NameTable<PolicyConfig::Staleness>& names(PolicyConfig::Staleness) {
   return t;
 }
 
+const NameTable<PrivacyConfig::Filter>& names(PrivacyConfig::Filter) {
+  using F = PrivacyConfig::Filter;
+  static const NameTable<F> t = {{F::automatic, "auto"}, {F::pld, "pld"}, {F::rdp, "rdp"}};
+  return t;
+}
+
 const NameTable<RunClockConfig::Time>& names(RunClockConfig::Time) {
   using T = RunClockConfig::Time;
   static const NameTable<T> t = {{T::virtual_time, "virtual"}, {T::wall, "wall"}};

@@ -141,6 +141,16 @@ struct PrivacyConfig {
   /// only for the releases its report took part in, and its reports stop being aggregated
   /// once one more would take its own epsilon past this. inf: no filter.
   double agent_budget = std::numeric_limits<double>::infinity();
+  /// How the per-agent filter prices an agent's releases (actors/privacy_basis.hpp):
+  /// automatic: pld where participation is not adaptive, rdp where it is; pld: the agent's
+  /// epsilon of its count by privacy.accountant (exact, valid only when the count does not
+  /// depend on its data or earlier releases); rdp: a Rényi filter at one order fixed at load
+  /// (valid under full adaptivity).
+  enum class Filter { automatic, pld, rdp };
+  Filter filter = Filter::automatic;
+  /// Lets filter = pld run where fedsim finds participation adaptive: the user states that
+  /// the count is independent of the data anyway (recorded in summary.json).
+  bool assume_nonadaptive = false;
 };
 
 /// The federated X-armed bandit family (Fed-PNE, DP-Fed-PNE, and HCT, the paper's centralised
@@ -242,6 +252,7 @@ const NameTable<Distribution::Kind>& names(Distribution::Kind);
 const NameTable<PolicyConfig::Kind>& names(PolicyConfig::Kind);
 const NameTable<PolicyConfig::Staleness>& names(PolicyConfig::Staleness);
 const NameTable<RunClockConfig::Time>& names(RunClockConfig::Time);
+const NameTable<PrivacyConfig::Filter>& names(PrivacyConfig::Filter);
 const NameTable<OutputConfig::EventLog>& names(OutputConfig::EventLog);
 const NameTable<SyntheticConfig::Kind>& names(SyntheticConfig::Kind);
 const NameTable<SyntheticConfig::OnFailure>& names(SyntheticConfig::OnFailure);

@@ -13,6 +13,7 @@
 #include "actors/faults/loss_model.hpp"
 #include "actors/network_availability.hpp"
 #include "actors/network_keys.hpp"
+#include "actors/privacy_basis.hpp"
 #include "actors/policy/keys.hpp"
 #include "actors/policy/registry.hpp"
 #include "actors/run_keys.hpp"
@@ -1499,6 +1500,26 @@ const Table<PrivacyConfig>& privacy_table() {
               "> 0, inf"},
              "each agent's own epsilon budget (a privacy filter): an agent's reports are no longer "
              "aggregated once one more release would take its own epsilon past it")
+           .only(Family::fbo)
+           .when(not_private),
+       value("filter", &PrivacyConfig::filter, one_of<PrivacyConfig::Filter>(),
+             "how agents are priced (agent_budget, privacy_agents.csv): pld, by privacy.accountant "
+             "on each agent's count (valid only when participation is not adaptive); rdp, a "
+             "Renyi filter at one order fixed at load (valid under adaptive participation); "
+             "auto: rdp where participation is adaptive (wall-clock time, served agents, external "
+             "objectives, tuning with cost_per_sample > 0; docs/privacy.md) and agent_budget "
+             "filters, else pld")
+           .only(Family::fbo)
+           .when(not_private)
+           .also([](const PrivacyConfig&, const std::string&, Context& ctx) {
+             // pld under adaptive participation: refused here, naming the reason (what the
+             // scenario cannot say, a served run, is checked again when it is served).
+             if (!ctx.root.algorithm.is_private() || ctx.root.xarmed.enabled) return;
+             actors::privacy_basis(ctx.root, {});
+           }),
+       value("assume_nonadaptive", &PrivacyConfig::assume_nonadaptive, any<bool>(),
+             "lets filter = \"pld\" run where participation is adaptive: you state that which "
+             "releases an agent joins cannot depend on its data (recorded in summary.json)")
            .only(Family::fbo)
            .when(not_private)}};
   return t;

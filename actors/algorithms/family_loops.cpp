@@ -64,7 +64,14 @@ LoopRun fbo_loop(const LoopInput& input) {
     result.releases = static_cast<std::int64_t>(r.rounds.size());
     // A perfect network under sync: every agent's report is in every release.
     result.agent_releases.assign(static_cast<std::size_t>(algo.agents), result.releases);
-    result.agent_epsilon.assign(static_cast<std::size_t>(algo.agents), r.epsilon);
+    ParticipationContext loop;
+    loop.loop = true;
+    result.privacy_basis = privacy_basis(input.config, loop);
+    // Priced as the actors' accountant would: by the run's accountant on the count, or at the
+    // Rényi filter's order when privacy.filter = "rdp" names it.
+    const auto& rdp = result.privacy_basis->rdp;
+    result.agent_epsilon.assign(static_cast<std::size_t>(algo.agents),
+                                rdp ? rdp->epsilon(result.releases, algo.effective_delta()) : r.epsilon);
     result.agent_filtered.assign(static_cast<std::size_t>(algo.agents), 0);
   }
   result.delta = algo.effective_delta();

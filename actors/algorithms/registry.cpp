@@ -94,9 +94,23 @@ std::string to_string(Family family) {
   throw std::logic_error("to_string: not an algorithms::Family value");
 }
 
+namespace {
+
+/// A kind with its names and family, every other member at its default.
+AlgorithmKind named_kind(std::string name, Family family, std::string doc, std::string source) {
+  AlgorithmKind k;
+  k.name = std::move(name);
+  k.family = family;
+  k.doc = std::move(doc);
+  k.source = std::move(source);
+  return k;
+}
+
+}  // namespace
+
 AlgorithmKind fbo_kind(std::string name, fbo::Algorithm variant, std::string doc,
                        std::string source) {
-  AlgorithmKind k{std::move(name), Family::fbo, std::move(doc), std::move(source)};
+  AlgorithmKind k = named_kind(std::move(name), Family::fbo, std::move(doc), std::move(source));
   k.fbo = AlgorithmKind::Fbo{variant, fbo::traits(variant)};
   k.loop = fbo_loop;
   return k;
@@ -104,14 +118,14 @@ AlgorithmKind fbo_kind(std::string name, fbo::Algorithm variant, std::string doc
 
 AlgorithmKind fbo_plugin_kind(std::string name, fbo::AlgorithmTraits traits, std::string doc,
                               std::string source) {
-  AlgorithmKind k{std::move(name), Family::fbo, std::move(doc), std::move(source)};
+  AlgorithmKind k = named_kind(std::move(name), Family::fbo, std::move(doc), std::move(source));
   k.fbo = AlgorithmKind::Fbo{std::nullopt, traits};
   return k;
 }
 
 AlgorithmKind xarmed_kind(std::string name, XarmedTraits traits, std::string doc,
                           std::string source) {
-  AlgorithmKind k{std::move(name), Family::xarmed, std::move(doc), std::move(source)};
+  AlgorithmKind k = named_kind(std::move(name), Family::xarmed, std::move(doc), std::move(source));
   k.xarmed = traits;
   return k;
 }

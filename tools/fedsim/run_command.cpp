@@ -174,6 +174,12 @@ void check_serve(const RunCommandOptions& o, const scenario::ScenarioConfig& con
   if (!(o.auth_timeout >= 0.01) || o.auth_timeout > 1e6)
     throw UsageError("--auth-timeout must be in [0.01, 1e6] seconds");
   try {
+    // Served agents make participation adaptive: a pld filter the scenario asks for is refused.
+    if (config.algorithm.is_private()) {
+      actors::ParticipationContext served;
+      served.served = true;
+      actors::privacy_basis(config, served);
+    }
     actors::remote::parse_endpoint(o.listen, "--listen");
     actors::remote::read_secret_file(o.secret_file);
     actors::remote::TlsFiles probe = o.tls;

@@ -138,6 +138,20 @@ nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResul
     s["agents_filtered"] = std::count_if(r.agent_filtered.begin(), r.agent_filtered.end(),
                                          [](std::int64_t k) { return k > 0; });
   }
+  // What those numbers rest on (docs/privacy.md, "Which per-agent epsilon holds where").
+  s["privacy_basis"] = nullptr;
+  if (is_private && r.privacy_basis) {
+    const actors::PrivacyBasis& b = *r.privacy_basis;
+    s["privacy_basis"] = {
+        {"participation", b.adaptive ? "adaptive" : "not adaptive"},
+        {"reasons", b.reasons},
+        {"assumed_nonadaptive", b.assumed_nonadaptive},
+        {"filter", scenario::name_of(b.filter)},
+        {"rdp_order", b.rdp ? nlohmann::json(b.rdp->order) : nlohmann::json(nullptr)},
+        {"per_agent_epsilon", actors::per_agent_meaning(b)},
+        {"epsilon_guarantee",
+         number_or_null(actors::epsilon_guarantee(b, r.epsilon, c.privacy.budget))}};
+  }
   add_sections(s, d);
   return s;
 }
