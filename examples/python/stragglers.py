@@ -28,7 +28,7 @@ for deadline in (0.5, 1.0, 2.0):
         "epsilon": r.summary["epsilon"],
         "rounds": len(r.rounds),
         "late reports": int(r.rounds["late"].sum()),
-        "crashes": int((r.events["event"] == "crash").sum()),
+        "messages lost": int((r.events["event"] == "drop").sum()),
     })
 print(pd.DataFrame(rows).to_string(index=False))
 
