@@ -14,6 +14,7 @@
 #include "actors/checkpoint/checkpoint.hpp"
 #include "errors.hpp"
 #include "interruptible.hpp"
+#include "python_objective.hpp"
 #include "scenario.hpp"
 #include "toml_text.hpp"
 #include "tools/fedsim/commands.hpp"
@@ -49,14 +50,38 @@ void check_threads(int threads) {
   if (threads < 0) raise(PyExc_ValueError, "threads must be >= 0 (0: CAF's default, one per core)");
 }
 
+/// The Python objective of a run (null for None), refused (ValueError) where fedsim cannot use
+/// one: with the loop driver, which evaluates the scenario's world.objective, and in the
+/// X-armed family (Fed-PNE, HCT, ...), whose clients pull the scenario's problem.
+std::shared_ptr<const PythonObjective> python_objective(const py::object& object,
+                                                        const scenario::ScenarioConfig& config,
+                                                        const std::string& driver) {
+  if (object.is_none()) return nullptr;
+  if (driver != "actors")
+    raise(PyExc_ValueError, "objective: a Python objective runs with driver=\"actors\" (the loop "
+                            "driver evaluates the scenario's world.objective)");
+  if (config.xarmed.enabled)
+    raise(PyExc_ValueError, "objective: a Python objective serves the FBO family; algorithm.name = \"" +
+                                scenario::algorithm_kind(config).name +
+                                "\" pulls the scenario's own X-armed problem");
+  auto objective = std::make_shared<const PythonObjective>(object);
+  try {
+    check_fbo_objective(*objective, config.world.agents);
+  } catch (const std::invalid_argument& e) {
+    raise(PyExc_ValueError, std::string("objective: ") + e.what());
+  }
+  return objective;
+}
+
 /// A run of `s` into `dir`, as `fedsim run SCENARIO --out DIR [--force] --threads T --driver D`
 /// writes it. Returns (completed, reason). An actors run in virtual time stopped by Ctrl-C
 /// saves its checkpoint in DIR (as fedsim run does on SIGINT), which `fedsim run --resume DIR`
 /// continues, and raises KeyboardInterrupt saying so.
 py::tuple run_into(const Scenario& s, const std::string& dir, int threads, const std::string& driver_name,
-                   bool force) {
+                   bool force, py::object objective_object) {
   check_threads(threads);
   const scenario::ScenarioConfig& config = s.loaded.config;
+  const std::shared_ptr<const PythonObjective> objective = python_objective(objective_object, config, driver_name);
   std::atomic<int> interrupt{0};
   cli::DriverResult result;
   std::optional<actors::RunInterrupted> stopped;
@@ -70,6 +95,7 @@ py::tuple run_into(const Scenario& s, const std::string& dir, int threads, const
       try {
         result = cli::run_staged(config, dir, driver, {}, [&](actors::RunOptions& options) {
           options.threads = threads;
+          options.objective = objective;
           if (driver == cli::Driver::actors && !config.run.wall()) {
             options.interrupt = &interrupt;
             options.checkpoint_dir = cli::checkpoint_folder(dir).string();
@@ -89,6 +115,14 @@ py::tuple run_into(const Scenario& s, const std::string& dir, int threads, const
       raise(PyExc_KeyboardInterrupt, std::string("interrupted ") + when + ": checkpoint saved in " +
                                          stopped->folder + "; continue with: fedsim run --resume " + dir);
     }
+    // A failure the Python objective raised: the RunError's cause is its exception (with its
+    // traceback).
+    if (objective && e.matches(run_error))
+      if (std::optional<py::error_already_set> cause = objective->raised_error()) {
+        const std::string message = py::str(e.value()).cast<std::string>();
+        py::raise_from(*cause, run_error, message.c_str());
+        throw py::error_already_set();
+      }
     throw;
   }
   const actors::RunResult& r = result.run;
@@ -151,7 +185,7 @@ void sweep_into(const Scenario& s, py::dict grid, py::object seeds, int jobs, co
 
 void add_runs(py::module_& m) {
   m.def("_run_into", &run_into, py::arg("scenario"), py::arg("out"), py::arg("threads"),
-        py::arg("driver"), py::arg("force"));
+        py::arg("driver"), py::arg("force"), py::arg("objective") = py::none());
   m.def("_sweep_into", &sweep_into, py::arg("scenario"), py::arg("grid"), py::arg("seeds"),
         py::arg("jobs"), py::arg("out"), py::arg("threads"), py::arg("driver"));
 }

@@ -129,7 +129,8 @@ def _warn(scenario: Scenario) -> None:
 
 
 def run(scenario: Union[Scenario, PathLike], out: Optional[PathLike] = None, threads: int = 1,
-        driver: str = "actors", seed: Optional[int] = None, force: bool = False) -> RunResult:
+        driver: str = "actors", seed: Optional[int] = None, force: bool = False,
+        objective: Any = None) -> RunResult:
     """Runs a scenario as `fedsim run SCENARIO --out OUT --threads T --driver D [--seed S]
     [--force]` does, writing the same files, and returns them read back (RunResult).
 
@@ -139,6 +140,11 @@ def run(scenario: Union[Scenario, PathLike], out: Optional[PathLike] = None, thr
     driver: "actors" (a federation in virtual time) or "loop" (the engine's synchronous loop).
     seed: overrides the scenario's seed.
     force: replace a run of another configuration in `out`.
+    objective: a Python objective the agents evaluate instead of the scenario's world.objective
+        (FBO family, actors driver): an object with `dimension`, `lower`, `upper` and
+        `evaluate(agent, x)` returning y, (y, f) or (y, f, cost), optionally `optimum`
+        (docs/python.md, "Objectives in Python"). An exception it raises fails the run: a
+        RunError naming the agent, whose __cause__ is the objective's exception.
 
     Raises ScenarioError (the scenario or seed refused), ValueError (a bad argument, an `out`
     holding something else, a driver that cannot run the scenario), RunError (the run failed),
@@ -152,13 +158,13 @@ def run(scenario: Union[Scenario, PathLike], out: Optional[PathLike] = None, thr
         raise TypeError(f"threads: give an int, got {type(threads).__name__}")
     if out is not None:
         folder = os.fspath(out)
-        completed, reason = _run_into(scenario, folder, threads, driver, force)
+        completed, reason = _run_into(scenario, folder, threads, driver, force, objective)
         result = RunResult(folder, folder)
     else:
         with tempfile.TemporaryDirectory(prefix="fedsim-run-") as tmp:
             folder = os.path.join(tmp, "run")
             try:
-                completed, reason = _run_into(scenario, folder, threads, driver, force)
+                completed, reason = _run_into(scenario, folder, threads, driver, force, objective)
             except KeyboardInterrupt:
                 raise KeyboardInterrupt("run interrupted (no out folder: nothing kept)") from None
             result = RunResult(folder, None)

@@ -20,8 +20,10 @@ SHRUNK = {
     "private": ("dp-fts-de-synthetic.toml", {"world.agents": 10, "algorithm.iterations": 10}),
 }
 
-# summary.json fields that are measured, not computed.
-MEASURED = {"wall_time_s"}
+# summary.json fields not compared: measured, not computed (the wall time), or the commit
+# each was linked at (the module and the binary may be built at different commits, as
+# tools/golden leaves it out too).
+NOT_COMPARED = {"wall_time_s", "build"}
 
 
 def shrunk(name):
@@ -44,11 +46,11 @@ def run_files(folder):
 
 def summary_without_measures(folder):
     with open(os.path.join(folder, "summary.json")) as f:
-        return {k: v for k, v in json.load(f).items() if k not in MEASURED}
+        return {k: v for k, v in json.load(f).items() if k not in NOT_COMPARED}
 
 
 def assert_same_run(a, b):
-    """Every file of run folder a equals b's byte for byte, summary.json but its wall time."""
+    """Every file of run folder a equals b's byte for byte, summary.json but NOT_COMPARED."""
     assert run_files(a) == run_files(b)
     for f in run_files(a):
         if f == "summary.json":
