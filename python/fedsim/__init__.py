@@ -165,8 +165,11 @@ def run(scenario: Union[Scenario, PathLike], out: Optional[PathLike] = None, thr
             folder = os.path.join(tmp, "run")
             try:
                 completed, reason = _run_into(scenario, folder, threads, driver, force, objective)
-            except KeyboardInterrupt:
-                raise KeyboardInterrupt("run interrupted (no out folder: nothing kept)") from None
+            except KeyboardInterrupt as e:
+                # "interrupted after R rounds (virtual time T): checkpoint saved in ...": the
+                # checkpoint goes with the temporary folder.
+                when = str(e).split(": checkpoint saved in")[0] or "interrupted"
+                raise KeyboardInterrupt(f"run {when}; no out folder: nothing kept") from None
             result = RunResult(folder, None)
     _warn(scenario)
     if not completed:

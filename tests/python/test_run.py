@@ -222,4 +222,5 @@ def test_ctrl_c_stops_the_run_with_keyboard_interrupt(tmp_path, keep):
         assert os.path.isdir(os.path.join(out, "checkpoint"))
         assert not os.path.exists(os.path.join(out, "summary.json"))
     else:
+        assert lines[0].startswith("KeyboardInterrupt: run interrupted after ")  # at a checkpoint
         assert list(scratch.iterdir()) == []
