@@ -108,3 +108,20 @@ def test_strings_are_escaped_not_parsed():
     # A value holding TOML syntax stays one string: the loader sees the name it was given.
     s = fedsim.Scenario.load(TINY).set("name", 'a"b\\c\n[x]')
     assert s.name == 'a"b\\c\n[x]'
+
+
+def test_every_shipped_scenario_round_trips_through_dicts_and_toml():
+    import glob
+    import os
+    import warnings
+    from conftest import SOURCE_DIR
+    paths = sorted(glob.glob(os.path.join(SOURCE_DIR, "scenarios", "**", "*.toml"), recursive=True))
+    assert len(paths) > 30
+    for p in paths:
+        s = fedsim.Scenario.load(p)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert fedsim.Scenario.from_dict(s.to_dict()).to_dict() == s.to_dict(), p
+        resolved = fedsim.Scenario.from_toml(s.toml())
+        assert resolved.to_dict() == s.to_dict(), p
+        assert resolved.warnings == [], p  # a resolved configuration warns of nothing
