@@ -52,3 +52,41 @@ def test_bad_arguments(kwargs, match):
     s = fedsim.Scenario.load(TINY)
     with pytest.raises((ValueError, TypeError), match=match):
         fedsim.sweep(s, out="x", **kwargs)
+
+
+SWEEP_INTERRUPT = """
+import glob, os, signal, sys, threading, time, fedsim
+out = sys.argv[1]
+s = fedsim.Scenario.load('scenarios/stragglers/deadline.toml').set('world.agents', 12).set('algorithm.iterations', 30)
+def interrupt():  # once a run is finished, as a user's Ctrl-C
+    while not glob.glob(os.path.join(out, 'seed=*', 'summary.json')):
+        time.sleep(0.01)
+    os.kill(os.getpid(), signal.SIGINT)
+t = threading.Thread(target=interrupt)
+t.start()
+try:
+    fedsim.sweep(s, seeds=40, out=out)
+    print('finished')
+except KeyboardInterrupt as e:
+    print('KeyboardInterrupt:', e)
+t.join()
+print('threads', threading.active_count())
+"""
+
+
+def test_ctrl_c_stops_a_sweep_between_runs_keeping_the_finished_ones(tmp_path):
+    from conftest import python_script
+    out = tmp_path / "sweep"
+    proc = python_script(SWEEP_INTERRUPT, str(out))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("KeyboardInterrupt: sweep interrupted"), proc.stdout
+    assert lines[-1] == "threads 1"
+    finished = list(out.glob("seed=*/summary.json"))
+    assert 1 <= len(finished) < 40 and not (out / "sweep.csv").exists()
+    # A sweep into the same folder takes the finished runs as they are.
+    before = {p: p.stat().st_mtime_ns for p in finished}
+    s = fedsim.Scenario.load(scenario_path("stragglers/deadline.toml")).set("world.agents", 12).set("algorithm.iterations", 30)
+    table = fedsim.sweep(s, seeds=len(finished) + 1, out=str(out))
+    assert list(table["runs"]) == [len(finished) + 1]
+    assert {p: p.stat().st_mtime_ns for p in finished} == before
