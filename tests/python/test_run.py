@@ -1,6 +1,7 @@
 """fedsim.run: the same files as `fedsim run` for the same scenario and seed, its tables read
 back, and its errors."""
 import json
+import math
 import os
 import tempfile
 import threading
@@ -224,3 +225,19 @@ def test_ctrl_c_stops_the_run_with_keyboard_interrupt(tmp_path, keep):
     else:
         assert lines[0].startswith("KeyboardInterrupt: run interrupted after ")  # at a checkpoint
         assert list(scratch.iterdir()) == []
+
+
+def test_a_run_that_cannot_complete_warns_and_returns_why():
+    # tests/tools/incomplete_run_test.cpp's run: agent 1 crashes for good at t = 0 and rounds
+    # wait for ever.
+    s = (fedsim.Scenario.load(scenario_path("tiny.toml")).set("policy.round_timeout", math.inf)
+         .set("world.network.crashes", [{"agents": [1], "time": 0.0, "recover": math.inf}]))
+    with pytest.warns(fedsim.IncompleteRunWarning, match="round 0 never closed"):
+        r = fedsim.run(s, out="py")
+    assert not r.completed and "round 0 never closed" in r.reason
+    assert r.summary["completed"] is False and r.summary["reason"] == r.reason
+    cli = fedsim_cli("run", scenario_path("tiny.toml"), "--set", "policy.round_timeout=inf",
+                     "--set", "world.network.crashes=[{agents=[1],time=0.0,recover=inf}]",
+                     "--out", "cli", "--quiet", check=False)
+    assert cli.returncode == 3
+    assert_same_run("py", "cli")
