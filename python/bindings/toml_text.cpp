@@ -80,7 +80,10 @@ std::string value_text(py::handle v, const std::string& key, const std::string& 
                              " does not fit TOML's 64-bit integers");
     return std::to_string(n);
   }
-  if (PyFloat_Check(v.ptr())) return py::repr(py::float_(v.cast<double>()));  // inf, nan as TOML
+  // A float, or another real number (numpy.float32): Python's repr of its double, which TOML
+  // reads back exactly (inf and nan as TOML spells them).
+  if (PyFloat_Check(v.ptr()) || (!py::isinstance<py::str>(v) && py::hasattr(v, "__float__")))
+    return py::repr(py::float_(py::reinterpret_borrow<py::object>(v)));
   if (py::isinstance<py::str>(v)) return quoted(v.cast<std::string>());
   if (py::isinstance<py::dict>(v)) return inline_table(v, key, where, depth);
   if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {

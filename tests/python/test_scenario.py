@@ -125,3 +125,11 @@ def test_every_shipped_scenario_round_trips_through_dicts_and_toml():
         resolved = fedsim.Scenario.from_toml(s.toml())
         assert resolved.to_dict() == s.to_dict(), p
         assert resolved.warnings == [], p  # a resolved configuration warns of nothing
+
+
+def test_numpy_numbers_are_numbers():
+    import numpy as np
+    s = fedsim.Scenario.load(TINY).set("world.agents", np.int64(6)).set("algorithm.q", np.float32(0.5))
+    d = s.to_dict()
+    assert (d["world"]["agents"], d["algorithm"]["q"]) == (6, 0.5)
+    s.set("world.network.groups", [{"fraction": np.float64(1.0)}])
