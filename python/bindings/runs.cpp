@@ -3,6 +3,7 @@
 // it (tools/fedsim/fresh_run.hpp, sweep.hpp), on a thread of its own that Ctrl-C stops.
 #include <atomic>
 #include <csignal>
+#include <limits>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -57,7 +58,7 @@ std::shared_ptr<const PythonObjective> python_objective(const py::object& object
                                                         const scenario::ScenarioConfig& config,
                                                         const std::string& driver) {
   if (object.is_none()) return nullptr;
-  if (driver != "actors")
+  if (driver == cli::to_string(cli::Driver::loop))  // another name is refused as fedsim run refuses it
     raise(PyExc_ValueError, "objective: a Python objective runs with driver=\"actors\" (the loop "
                             "driver evaluates the scenario's world.objective)");
   if (config.xarmed.enabled)
@@ -149,6 +150,8 @@ void sweep_into(const Scenario& s, py::dict grid, py::object seeds, int jobs, co
     o.grid.push_back(axis);
   }
   if (py::isinstance<py::int_>(seeds) && !py::isinstance<py::bool_>(seeds)) {
+    if (seeds > py::int_(std::numeric_limits<int>::max()))
+      raise(PyExc_ValueError, "seeds: at most " + std::to_string(std::numeric_limits<int>::max()));
     o.seeds = seeds.cast<int>();
   } else if (py::isinstance<py::list>(seeds) || py::isinstance<py::tuple>(seeds)) {
     for (const py::handle seed : seeds) {

@@ -138,5 +138,7 @@ def test_where_a_python_objective_cannot_serve(tmp_path):
     s, _ = command_scenario(tmp_path)
     with pytest.raises(ValueError, match='runs with driver="actors"'):
         fedsim.run(s, objective=Quadratic(), driver="loop")
+    with pytest.raises(ValueError, match="--driver: unknown value 'bogus'"):
+        fedsim.run(s, objective=Quadratic(), driver="bogus")
     with pytest.raises(ValueError, match="serves the FBO family"):
         fedsim.run(scenario_path("xarmed/garland.toml"), objective=Quadratic())

@@ -44,6 +44,7 @@ def test_a_grid_value_the_loader_refuses_raises_the_cli_message():
     ({"seeds": 0}, "--seeds must be >= 1"),
     ({"seeds": [-1]}, "is not a seed"),
     ({"seeds": "3"}, "give a count"),
+    ({"seeds": 2**40}, "seeds: at most 2147483647"),
     ({"jobs": 0}, "--jobs must be >= 1"),
     ({"driver": "bogus"}, "--driver: unknown value 'bogus'"),
     ({"grid": {"algorithm.q": [None]}}, "key 'algorithm.q'"),
