@@ -66,15 +66,19 @@ LoadedScenario load_scenario_text(const std::string& text, const std::string& so
   }
 }
 
-LoadedScenario load_scenario_file(const std::string& path,
-                                  const std::vector<std::string>& overrides) {
+std::string read_scenario_file(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw ScenarioError(path + ": no such scenario file");
   if (fs::is_directory(path, ec)) throw ScenarioError(path + ": is a folder, not a scenario file");
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;
   if (!in || !(text << in.rdbuf())) throw ScenarioError(path + ": cannot read the scenario file");
-  return load_scenario_text(text.str(), path, overrides);
+  return text.str();
+}
+
+LoadedScenario load_scenario_file(const std::string& path,
+                                  const std::vector<std::string>& overrides) {
+  return load_scenario_text(read_scenario_file(path), path, overrides);
 }
 
 ScenarioConfig load_scenario(const std::string& path, const std::vector<std::string>& overrides) {

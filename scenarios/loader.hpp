@@ -32,7 +32,11 @@ struct LoadedScenario {
 LoadedScenario load_scenario_text(const std::string& text, const std::string& source,
                                   const std::vector<std::string>& overrides = {});
 
-/// The same from the file `path`.
+/// The text of the scenario file `path`; throws ScenarioError naming it when it is missing, a
+/// folder or unreadable.
+std::string read_scenario_file(const std::string& path);
+
+/// load_scenario_text(read_scenario_file(path), path, overrides).
 LoadedScenario load_scenario_file(const std::string& path,
                                   const std::vector<std::string>& overrides = {});
 

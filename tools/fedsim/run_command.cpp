@@ -20,16 +20,15 @@
 #include "actors/remote/serve.hpp"
 #include "actors/run_keys.hpp"
 #include "scenarios/loader.hpp"
-#include "scenarios/resources.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/dashboard_hub.hpp"
 #include "tools/fedsim/dashboard_server.hpp"
+#include "tools/fedsim/fresh_run.hpp"
 #include "scenarios/echo.hpp"
 #include "tools/fedsim/live_run.hpp"
 #include "tools/fedsim/loop_driver.hpp"
 #include "tools/fedsim/run_checkpoint.hpp"
 #include "tools/fedsim/run_folder.hpp"
-#include "tools/fedsim/run_outputs.hpp"
 #include "tools/fedsim/stream_file.hpp"
 
 namespace fedsim::cli {
@@ -97,31 +96,6 @@ scenario::LoadedScenario fresh_config(const RunCommandOptions& o) {
     return scenario::load_scenario_file(o.scenario, overrides);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
-  }
-}
-
-/// Refuses --out when it holds something this run must not replace.
-void check_fresh_folder(const std::filesystem::path& dir, const scenario::ScenarioConfig& config,
-                        bool force) {
-  if (has_checkpoint(dir)) {
-    if (!force)
-      throw UsageError("--out " + scenario::quote(dir.string()) +
-                       " holds the checkpoint of an interrupted run; continue it with `fedsim run "
-                       "--resume " + dir.string() + "`, or give --force to start over");
-    remove_checkpoint(dir);
-  }
-  switch (folder_state(dir, config)) {
-    case FolderState::absent:
-    case FolderState::empty:
-    case FolderState::same_run: return;
-    case FolderState::other_run:
-      if (force) return;
-      throw UsageError("--out " + scenario::quote(dir.string()) +
-                       " holds a run of another configuration; give --force to replace it, or "
-                       "choose another --out");
-    case FolderState::not_a_run:
-      throw UsageError("--out " + scenario::quote(dir.string()) +
-                       " holds files that are not a run's; choose another --out");
   }
 }
 
@@ -229,19 +203,6 @@ actors::RunResult serve(const RunCommandOptions& o, const scenario::ScenarioConf
   }
 }
 
-/// Refuses a run whose estimated memory (scenarios/resources.hpp) exceeds --max-memory, or
-/// the machine's physical memory when it is not given.
-void check_memory(const RunCommandOptions& o, const scenario::ScenarioConfig& config) {
-  try {
-    const scenario::MemoryLimit limit = scenario::memory_limit(o.max_memory, "--max-memory");
-    const std::string why =
-        scenario::memory_refusal("the run", scenario::estimate(config), limit, "--max-memory");
-    if (!why.empty()) throw UsageError(why);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
-  }
-}
-
 void run(RunCommandOptions& o) {
   if (o.threads < 0) throw UsageError("--threads must be >= 0");
   if (o.checkpoint_every < 0) throw UsageError("--checkpoint-every must be >= 0 (0: only on SIGINT/SIGTERM)");
@@ -268,7 +229,7 @@ void run(RunCommandOptions& o) {
     scenario::LoadedScenario loaded = fresh_config(o);
     config = std::move(loaded.config);
     warnings = std::move(loaded.warnings);
-    check_memory(o, config);
+    check_run_memory(config, o.max_memory);
     dir = o.out.empty() ? "out/" + config.name : o.out;
   } else {
     dir = o.resume;
@@ -310,7 +271,7 @@ void run(RunCommandOptions& o) {
     config = checkpoint_config(*checkpoint, o.resume_any_build);
     check_resume_folder(dir, *checkpoint, config);
     replaces = checkpoint_replaces(*checkpoint);
-    check_memory(o, config);
+    check_run_memory(config, o.max_memory);
     if (config.run.wall())  // never written by fedsim run; refused before anything is touched
       throw UsageError("--resume " + scenario::quote(dir.string()) + ": key '" +
                        actors::run_keys::full(actors::run_keys::time) +
@@ -318,81 +279,67 @@ void run(RunCommandOptions& o) {
     if (o.serve) check_serve(o, config);
   } else {
     if (o.serve) check_serve(o, config);
-    check_driver(config, driver);
-    if (driver != Driver::actors && o.checkpoint_every > 0)
-      throw UsageError("--checkpoint-every: the loop driver takes no checkpoints (its runs "
-                       "are short and have no network state); use --driver actors");
-    if (config.run.wall() && o.checkpoint_every > 0)
-      throw UsageError("--checkpoint-every: key '" +
-                       actors::run_keys::full(actors::run_keys::time) +
-                       "' is \"wall\", and a run in wall-clock time takes no checkpoints (it "
-                       "has no quiet moment to save); use run.time = \"virtual\"");
-    if (folder_state(dir, config) == FolderState::other_run)
-      replaces = folder_config_hash(dir).value_or("");
-    check_fresh_folder(dir, config, o.force);
+    replaces = check_fresh_run(config, dir, driver, o.checkpoint_every, o.force);
   }
   for (const std::string& w : warnings) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
-  StagingFolder staging(dir);
-  write_resolved_config(staging.path(), config);
-
-  actors::RunOptions options;
-  options.out_dir = staging.path().string();
-  options.threads = o.threads;
-  const bool tty = isatty(fileno(stderr));
-  // The progress line, the live stream and the dashboard (live_run.hpp): from the run's
-  // observer.
-  LiveRun live(config, !o.quiet, tty);
-  if (stream) live.add_sink(std::move(*stream));
-  if (board.server) {
-    live.add_sink(hub->sink());
-    std::fprintf(stderr, "dashboard: %s\n", board.server->url().c_str());
-  }
-  live.attach(options.observer);
-  // Actors runs take checkpoints on SIGINT/SIGTERM, and every --checkpoint-every rounds; in
-  // wall-clock time they take none, and a signal ends the process as it would any other.
-  std::optional<InterruptGuard> interrupts;
-  if (driver == Driver::actors && !config.run.wall()) {
-    interrupts.emplace(dir);
-    options.interrupt = &InterruptGuard::flag();
-    options.checkpoint_dir = checkpoint_folder(dir).string();
-    options.checkpoint_every = o.checkpoint_every;
-    options.checkpoint_header = checkpoint_header(config, replaces);
-    options.stop_after_checkpoints = stop_after_checkpoints_from_environment();
-    if (checkpoint) options.resume = &*checkpoint;
-  }
-  DriverResult result;
-  live.start(o.threads);
-  try {
-    if (o.serve) result.run = serve(o, config, options);
-    else result = run_with_driver(config, options, driver);
-  } catch (const actors::RunInterrupted& e) {
-    live.abort("interrupted: checkpoint saved in " + e.folder);
-    const int signal = e.signal != 0 ? e.signal : SIGINT;
-    char when[96];
-    std::snprintf(when, sizeof when, " after %lld rounds (virtual time %.3f)",
-                  static_cast<long long>(e.rounds), e.time);
-    throw RunStopped(signal_name(signal) + when + ": checkpoint saved in " + e.folder +
-                         "; continue with: fedsim " + (o.serve ? "serve" : "run") + " --resume " +
-                         dir.string() + (o.serve ? " --listen ... --secret-file ..." : ""),
-                     128 + signal);
-  } catch (const actors::RunFailure& e) {
-    // A served run in virtual time fails when an agent process is lost: its last checkpoint
-    // (if --checkpoint-every took one) is kept, and resumes with new agent processes.
-    live.abort(e.what());
-    if (o.serve && has_checkpoint(dir))
-      throw actors::RunFailure(std::string(e.what()) + "; the last checkpoint is kept: continue with: "
-                               "fedsim serve --resume " + dir.string() +
-                               " --listen ... --secret-file ... and the agent processes again");
-    throw;
-  } catch (const std::exception& e) {
-    live.abort(e.what());
-    throw;
-  }
+  // Staged next to DIR and moved into place when complete (fresh_run.hpp); the body runs it
+  // with its live view and checkpoints.
+  const DriverResult result = run_staged(config, dir, driver, {}, [&](actors::RunOptions& options) {
+    options.threads = o.threads;
+    const bool tty = isatty(fileno(stderr));
+    // The progress line, the live stream and the dashboard (live_run.hpp): from the run's
+    // observer.
+    LiveRun live(config, !o.quiet, tty);
+    if (stream) live.add_sink(std::move(*stream));
+    if (board.server) {
+      live.add_sink(hub->sink());
+      std::fprintf(stderr, "dashboard: %s\n", board.server->url().c_str());
+    }
+    live.attach(options.observer);
+    // Actors runs take checkpoints on SIGINT/SIGTERM, and every --checkpoint-every rounds; in
+    // wall-clock time they take none, and a signal ends the process as it would any other.
+    std::optional<InterruptGuard> interrupts;
+    if (driver == Driver::actors && !config.run.wall()) {
+      interrupts.emplace(dir);
+      options.interrupt = &InterruptGuard::flag();
+      options.checkpoint_dir = checkpoint_folder(dir).string();
+      options.checkpoint_every = o.checkpoint_every;
+      options.checkpoint_header = checkpoint_header(config, replaces);
+      options.stop_after_checkpoints = stop_after_checkpoints_from_environment();
+      if (checkpoint) options.resume = &*checkpoint;
+    }
+    DriverResult ran;
+    live.start(o.threads);
+    try {
+      if (o.serve) ran.run = serve(o, config, options);
+      else ran = run_with_driver(config, options, driver);
+    } catch (const actors::RunInterrupted& e) {
+      live.abort("interrupted: checkpoint saved in " + e.folder);
+      const int signal = e.signal != 0 ? e.signal : SIGINT;
+      char when[96];
+      std::snprintf(when, sizeof when, " after %lld rounds (virtual time %.3f)",
+                    static_cast<long long>(e.rounds), e.time);
+      throw RunStopped(signal_name(signal) + when + ": checkpoint saved in " + e.folder +
+                           "; continue with: fedsim " + (o.serve ? "serve" : "run") + " --resume " +
+                           dir.string() + (o.serve ? " --listen ... --secret-file ..." : ""),
+                       128 + signal);
+    } catch (const actors::RunFailure& e) {
+      // A served run in virtual time fails when an agent process is lost: its last checkpoint
+      // (if --checkpoint-every took one) is kept, and resumes with new agent processes.
+      live.abort(e.what());
+      if (o.serve && has_checkpoint(dir))
+        throw actors::RunFailure(std::string(e.what()) + "; the last checkpoint is kept: continue with: "
+                                 "fedsim serve --resume " + dir.string() +
+                                 " --listen ... --secret-file ... and the agent processes again");
+      throw;
+    } catch (const std::exception& e) {
+      live.abort(e.what());
+      throw;
+    }
+    live.end(ran.run);
+    return ran;
+  });
   const actors::RunResult& r = result.run;
-  live.end(r);
-  write_summary(staging.path(), config, result, driver);
-  staging.publish();
-  remove_checkpoint(dir);
   print_result(o.stream == "-" ? stderr : stdout, config, r, dir);
   if (!r.completed) throw IncompleteRun(r.reason + " (summary.json: \"completed\": false)");
 }

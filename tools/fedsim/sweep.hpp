@@ -1,5 +1,8 @@
 #pragma once
 /// `fedsim sweep` as a function, for the command and for its aliases (`fedsim xarmed`).
+#include <atomic>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,20 @@ struct SweepOptions {
   bool quiet = false;
   std::string driver = "actors";
   std::string max_memory;  ///< --max-memory SIZE | none; empty: the machine's memory
+  /// The scenario's TOML text, when it is not read from the file `scenario` (which then only
+  /// names it in messages and resolves its relative paths): the Python module's scenarios.
+  std::optional<std::string> scenario_text;
+  /// Set to non-zero (a signal number) from anywhere: no further run starts (those running
+  /// finish), and run_sweep throws SweepInterrupted. Null for the command.
+  const std::atomic<int>* interrupt = nullptr;
+  /// Print the result line on stdout (the command); the Python module returns the table.
+  bool result_line = true;
+};
+
+/// A sweep stopped by SweepOptions::interrupt: the finished runs are kept, and the same sweep
+/// run again skips them.
+struct SweepInterrupted : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 /// Runs the sweep: every run in its folder, sweep_runs.csv and sweep.csv, one line on stdout.

@@ -161,7 +161,9 @@ std::vector<SweepRun> plan_runs(const SweepOptions& o, const std::vector<GridAxi
       run.folder /= "seed=" + std::to_string(seed);
       run.label += "seed=" + std::to_string(seed);
       try {
-        scenario::LoadedScenario loaded = scenario::load_scenario_file(o.scenario, overrides);
+        scenario::LoadedScenario loaded =
+            o.scenario_text ? scenario::load_scenario_text(*o.scenario_text, o.scenario, overrides)
+                            : scenario::load_scenario_file(o.scenario, overrides);
         for (const std::string& w : loaded.warnings)  // once per sweep, not once per run
           if (warned.insert(w).second) warnings.push_back(w);
         run.config = std::move(loaded.config);
@@ -248,15 +250,17 @@ class Progress {
 };
 
 /// Runs `todo` (indices into runs) on `jobs` worker threads; returns the failures' messages.
+/// Once `interrupt` is set, no further run starts.
 std::vector<std::string> execute(const std::vector<SweepRun>& runs, const std::vector<std::size_t>& todo,
                                  const fs::path& root, int jobs, int threads, Driver driver,
-                                 Progress& progress) {
+                                 Progress& progress, const std::atomic<int>* interrupt) {
   std::atomic<std::size_t> next{0};
   std::mutex failures_mutex;
   std::vector<std::string> failures;
   auto worker = [&] {
     std::optional<actors::FederationSystem> system;  // started by the worker's first actors run
     for (std::size_t i; (i = next++) < todo.size();) {
+      if (interrupt && interrupt->load() != 0) return;  // the runs not started stay to do
       const SweepRun& run = runs[todo[i]];
       const fs::path dir = root / run.folder;
       const auto start = std::chrono::steady_clock::now();
@@ -507,7 +511,10 @@ void run_sweep(const SweepOptions& o) {
       case RunState::missing: todo.push_back(i); break;
     }
   }
-  const auto failures = execute(runs, todo, root, o.jobs, o.threads, driver, progress);
+  const auto failures = execute(runs, todo, root, o.jobs, o.threads, driver, progress, o.interrupt);
+  if (o.interrupt && o.interrupt->load() != 0)
+    throw SweepInterrupted("the sweep stopped before all its runs; the finished ones in " +
+                           root.string() + " are kept, and the same sweep skips them");
   if (!failures.empty())
     throw std::runtime_error(std::to_string(failures.size()) + " of " + std::to_string(runs.size()) +
                              " runs failed (first: " + failures.front() +
@@ -515,6 +522,7 @@ void run_sweep(const SweepOptions& o) {
   write_tables(root, axes, runs);
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::size_t points = runs.size() / seeds.size();
+  if (!o.result_line) return;
   std::printf("sweep %s: %zu runs (%zu run, %zu skipped), %zu grid point%s x %zu seed%s, wall %.2fs -> %s\n",
               runs.front().config.name.c_str(), runs.size(), todo.size(), runs.size() - todo.size(),
               points, points == 1 ? "" : "s", seeds.size(), seeds.size() == 1 ? "" : "s", wall,
