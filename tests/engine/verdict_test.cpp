@@ -65,7 +65,7 @@ TEST_CASE("looks split the level: 5 looks at 95 % give each a 99 % interval", "[
   CHECK(five.upper - five.lower > one.upper - one.lower);
 }
 
-TEST_CASE("fewer than two pairs decide nothing; identical results are a point interval", "[verdict]") {
+TEST_CASE("fewer than two pairs decide nothing, identical results are a point interval", "[verdict]") {
   const auto none = paired_interval({}, 0.95);
   CHECK(none.n == 0);
   CHECK(std::isnan(none.mean));

@@ -123,6 +123,14 @@ TEST_CASE("the loop driver and the actors write the same records for every shipp
       sa.erase(k);
       sl.erase(k);
     }
+    // Participation is never adaptive in the loop (every agent is in every release), where the
+    // actors may find it so (a command objective): the basis may differ, nothing else.
+    if (sa.contains("privacy_basis") && !sa["privacy_basis"].is_null() &&
+        sa["privacy_basis"]["participation"] == "adaptive") {
+      CHECK(sl["privacy_basis"]["participation"] == "not adaptive");
+      sa.erase("privacy_basis");
+      sl.erase("privacy_basis");
+    }
     CHECK(sa == sl);
     CHECK(summary_of(loop)["messages"]["sent"] == 0);
     CHECK(summary_of(loop)["virtual_time"] == 0.0);
