@@ -76,10 +76,24 @@ TEST_CASE("fedsim privacy --json prints one object with the result and its input
   CHECK(tight.at("error_bound").get<double>() == Approx(40 * 1e-4));  // 2^21 bins: no coarsening
 }
 
-TEST_CASE("fedsim privacy without --paper uses the modern moments convention", "[cli][dp]") {
+TEST_CASE("fedsim privacy takes a run's default accountant, tight; moments options take moments",
+          "[cli][dp]") {
   const Run r = run("privacy --q 0.25 --z 1 --steps 40 --delta 1e-5");
   CHECK(r.code == 0);
-  CHECK(r.out.find("fine orders, improved conversion") != std::string::npos);
+  CHECK(r.out.find("tight accountant") != std::string::npos);
+  // The interval printed is ordered: its lower end rounded down, its upper end up (it printed
+  // [11.3, 11.29] before).
+  const auto open = r.out.find("is in ["), comma = r.out.find(", ", open), close = r.out.find(']', open);
+  REQUIRE(open != std::string::npos);
+  const double lo = std::stod(r.out.substr(open + 7, comma - open - 7));
+  const double hi = std::stod(r.out.substr(comma + 2, close - comma - 2));
+  CHECK(lo <= hi);
+  CHECK(hi == 11.29);
+  CHECK(hi - lo <= 0.02);  // the error bound, 4e-3, and the two roundings
+  const Run m = run("privacy --q 0.25 --z 1 --steps 40 --delta 1e-5 --accountant moments");
+  CHECK(m.out.find("fine orders, improved conversion") != std::string::npos);
+  const Run orders = run("privacy --q 0.25 --z 1 --steps 40 --delta 1e-5 --orders tf");
+  CHECK(orders.out.find("moments accountant [tf orders") != std::string::npos);
 }
 
 TEST_CASE("fedsim privacy rejects bad arguments with one line and exit code 2", "[cli][dp]") {
@@ -92,7 +106,7 @@ TEST_CASE("fedsim privacy rejects bad arguments with one line and exit code 2", 
         "--q 0.5 --z 1 --steps 40 --delta 1e-5 --orders prime",
         "--q 0.5 --z 1 --steps 40 --delta 1e-5 --paper --conversion improved",
         "--q 0.5 --z 1 --steps 40 --delta 1e-5 --accountant tight --paper",
-        "--q 0.5 --z 1 --steps 40 --delta 1e-5 --interval 0.01",
+        "--q 0.5 --z 1 --steps 40 --delta 1e-5 --accountant moments --interval 0.01",
         "--q 0.5 --z 1 --steps 40 --delta 1e-5 --accountant tight --interval 0",
         "--q abc --z 1 --steps 40 --delta 1e-5", "--z 1 --steps 40 --delta 1e-5"}) {
     INFO(args);
@@ -117,7 +131,7 @@ TEST_CASE("fedsim privacy --max-bins sets the tight accountant's grid, as a run'
   const double e_fine = nlohmann::json::parse(fine.out).at("epsilon").get<double>();
   CHECK(j.at("epsilon").get<double>() >= e_fine - 40 * 1e-4);
   CHECK(j.at("epsilon").get<double>() - e_fine < 1e-3);
-  for (const char* bad : {"--accountant tight --max-bins 10", "--max-bins 4096"}) {
+  for (const char* bad : {"--accountant tight --max-bins 10", "--accountant moments --max-bins 4096"}) {
     const Run b =
         run(std::string("privacy --q 0.25 --z 1 --steps 40 --agents 200 ") + bad, "2>&1 1>/dev/null");
     INFO(bad << ": " << b.out);

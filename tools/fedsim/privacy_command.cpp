@@ -27,7 +27,9 @@ struct PrivacyOptions {
   // A one-shot calculation can afford a finer grid than a run's accountant (asked after every
   // release, PldOptions' default): 2^21 points.
   long max_bins = 1L << 21;
-  std::string accountant = "moments", orders = "fine", conversion = "improved";
+  // Empty: tight, as a run's default (privacy.accountant), or moments when a moments option
+  // (--paper, --orders, --conversion) is given.
+  std::string accountant, orders = "fine", conversion = "improved";
   std::string discretisation = "connect-the-dots";
   bool paper = false, json = false;
   // Which optional flags were given, to reject ones that do not apply.
@@ -53,6 +55,21 @@ std::string format_up(const char* fmt, double x) {
     const int exponent = e ? std::atoi(e + 1) : 0;
     const int decimals = dot ? static_cast<int>((e ? e : text.c_str() + text.size()) - dot - 1) : 0;
     text = format(fmt, printed + std::pow(10.0, exponent - decimals));
+  }
+  return text;
+}
+
+/// `x` printed with `fmt`, rounded down: a lower bound never printed above what it bounds.
+std::string format_down(const char* fmt, double x) {
+  std::string text = format(fmt, x);
+  for (int step = 0; step < 4 && std::strtod(text.c_str(), nullptr) > x; ++step) {
+    // One unit of the last printed digit down.
+    const double printed = std::strtod(text.c_str(), nullptr);
+    const char* dot = std::strchr(text.c_str(), '.');
+    const char* e = std::strpbrk(text.c_str(), "eE");
+    const int exponent = e ? std::atoi(e + 1) : 0;
+    const int decimals = dot ? static_cast<int>((e ? e : text.c_str() + text.size()) - dot - 1) : 0;
+    text = format(fmt, std::max(0.0, printed - std::pow(10.0, exponent - decimals)));
   }
   return text;
 }
@@ -156,7 +173,10 @@ void run_privacy(const PrivacyOptions& o) {
     const double lower = std::max(0.0, eps - e.error_bound);
     out["epsilon_lower_bound"] = lower;
     details = "tight accountant [" + o.discretisation + ", interval " + format("%.1e", e.interval) +
-              ", an upper bound: the exact epsilon is in [" + format("%.3g", lower) + ", " +
+              ", an upper bound: the exact epsilon is in [" +
+              (lower == 0.0 ? std::string("0")
+                            : format_down(lower >= 0.1 && lower < 1e6 ? "%.2f" : "%.3g", lower)) +
+              ", " +
               format_epsilon(eps, true) + "]" +
               (e.error_bound >= eps ? " (the error bound " + format_up("%.1e", e.error_bound) +
                                           " exceeds epsilon: a smaller --interval narrows it)"
@@ -192,8 +212,9 @@ void add_privacy_command(CLI::App& app) {
       cmd->add_option("--agents", opt->agents,
                       "N agents: delta = min(1/N^1.1, 0.01), a run's default (the papers' "
                       "1/N^1.1 for N >= 66)");
-  cmd->add_option("--accountant", opt->accountant, "moments (RDP) or tight (PLD)")
-      ->capture_default_str();
+  cmd->add_option("--accountant", opt->accountant,
+                  "tight (PLD; the default, as a run's) or moments (RDP; the default when "
+                  "--paper, --orders or --conversion is given)");
   auto* orders = cmd->add_option("--orders", opt->orders,
                                  "moments: RDP orders fine|abadi|tf|tf-extended|tf-legacy")
                      ->capture_default_str();
@@ -221,6 +242,7 @@ void add_privacy_command(CLI::App& app) {
     opt->has_orders_or_conversion = orders->count() + conversion->count() > 0;
     opt->has_rdp_flags = opt->has_orders_or_conversion || paper->count() > 0;
     opt->has_pld_flags = interval->count() + max_bins->count() + discretisation->count() > 0;
+    if (opt->accountant.empty()) opt->accountant = opt->has_rdp_flags ? "moments" : "tight";
     try {
       run_privacy(*opt);
     } catch (const std::invalid_argument& e) {
