@@ -24,6 +24,7 @@ from results.common import code_block, design_section, read_commands, use_fedsim
 from results.dp_fts_de import dp_fts_de_sections
 from results.fed_pne import fed_pne_sections
 from results.fts import fts_fig1_section
+from results.inventory import inventory_section
 from results.per_run_metrics import fed_pne_study_metrics, run_metrics, study_metrics
 from results.real_data import real_data_section, real_figures
 from results.performance import performance_section
@@ -137,31 +138,7 @@ def main():
     distributed_section(a.bench_distributed, w)
     wall_clock_section(a.bench_wall_clock, w)
 
-    # ---------------------------------------------------------------- open
-    w("## Not yet reproduced (open)")
-    w("")
-    w("- FTS (Dai et al. 2020) figures 2-4 (real-world comparisons of FTS with TS, RGPE, TAF).")
-    if real:
-        w("- DP-FTS-DE appendix figure 6 (the trade-off in P) and appendix B.2's figures 8-11 "
-          "and 12b (figure 3 is above, on analogue data).")
-        w("- Fed-PNE figure 2d (COVID-19 vaccine dosage) and the real-data panels of figures 6 "
-          "and 7; DP-Fed-PNE's figures (figure 2c is above, on analogue data).")
-    else:
-        w("- DP-FTS-DE appendix figure 6 (the trade-off in P), and the real-world experiments of "
-          "section 5.2 and appendix B.2 (figures 3, 8-11 and 12b): `tools/reproduce --real-only` "
-          "runs figure 3's analogue.")
-        w("- Fed-PNE figure 2c-d (Landmine, COVID-19 vaccine dosage) and the real-data panels of "
-          "figures 6 and 7; DP-Fed-PNE's figures.")
-    if studied:
-        w("- The shipped straggler scenarios themselves (`scenarios/stragglers/*.toml`, "
-          "`scenarios/async.toml`, N = 200, T = 40) and the X-armed one "
-          "(`scenarios/xarmed/stragglers-garland.toml`) are not run here; the study above uses "
-          "`scenarios/stragglers/study/base.toml` (N = 100, T = 30) and "
-          "`scenarios/stragglers/study/fed-pne.toml` instead.")
-    else:
-        w("- The straggler study (`scenarios/stragglers/`, `scenarios/async.toml`, "
-          "`scenarios/xarmed/stragglers-garland.toml`): no paper figure to compare with, and not run here.")
-    w("")
+    inventory_section(w, real, studied)
 
     with open(a.page, "w") as f:
         f.write("\n".join(out))
