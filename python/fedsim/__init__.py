@@ -21,6 +21,7 @@ import pandas as pd
 
 from ._fedsim import RunError, Scenario, ScenarioError, __version__, build
 from ._fedsim import _run_into, _sweep_into
+from ._observer import deliverer
 
 __all__ = [
     "Scenario", "ScenarioError", "RunError", "ScenarioWarning", "IncompleteRunWarning",
@@ -130,7 +131,7 @@ def _warn(scenario: Scenario) -> None:
 
 def run(scenario: Union[Scenario, PathLike], out: Optional[PathLike] = None, threads: int = 1,
         driver: str = "actors", seed: Optional[int] = None, force: bool = False,
-        objective: Any = None) -> RunResult:
+        objective: Any = None, observer: Any = None) -> RunResult:
     """Runs a scenario as `fedsim run SCENARIO --out OUT --threads T --driver D [--seed S]
     [--force]` does, writing the same files, and returns them read back (RunResult).
 
@@ -145,6 +146,12 @@ def run(scenario: Union[Scenario, PathLike], out: Optional[PathLike] = None, thr
         `evaluate(agent, x)` returning y, (y, f) or (y, f, cost), optionally `optimum`
         (docs/python.md, "Objectives in Python"). An exception it raises fails the run: a
         RunError naming the agent, whose __cause__ is the objective's exception.
+    observer: receives the run's records live, as the run goes (actors driver), each a dict with
+        the fields of a line of `fedsim run --stream` (docs/stream.md), in the stream's order: a
+        callable called with every record, or an object with any of the methods start, agent,
+        observation, pull, fault, round, privacy, phase, end, each called with the records of
+        its type (docs/python.md, "Observers"). An exception it raises stops the run (nothing
+        is written in `out`) and is raised again here, as it was raised.
 
     Raises ScenarioError (the scenario or seed refused), ValueError (a bad argument, an `out`
     holding something else, a driver that cannot run the scenario), RunError (the run failed),
@@ -156,15 +163,17 @@ def run(scenario: Union[Scenario, PathLike], out: Optional[PathLike] = None, thr
     scenario = _with_seed(_scenario(scenario), seed)
     if not isinstance(threads, int) or isinstance(threads, bool):
         raise TypeError(f"threads: give an int, got {type(threads).__name__}")
+    if observer is not None:
+        observer = deliverer(observer)
     if out is not None:
         folder = os.fspath(out)
-        completed, reason = _run_into(scenario, folder, threads, driver, force, objective)
+        completed, reason = _run_into(scenario, folder, threads, driver, force, objective, observer)
         result = RunResult(folder, folder)
     else:
         with tempfile.TemporaryDirectory(prefix="fedsim-run-") as tmp:
             folder = os.path.join(tmp, "run")
             try:
-                completed, reason = _run_into(scenario, folder, threads, driver, force, objective)
+                completed, reason = _run_into(scenario, folder, threads, driver, force, objective, observer)
             except KeyboardInterrupt as e:
                 # "interrupted after R rounds (virtual time T): checkpoint saved in ...": the
                 # checkpoint goes with the temporary folder.
