@@ -6,7 +6,21 @@
 namespace fedsim::python {
 namespace py = pybind11;
 
-PythonObserver::PythonObserver(py::object deliver) : deliver_(std::move(deliver)) {}
+namespace {
+
+/// The type of a stream line: its first field (`{"type":"round",...`, live_run.cpp), or ""
+/// when the line does not start so.
+std::string line_type(const std::string& line) {
+  static const std::string head = "{\"type\":\"";
+  if (line.compare(0, head.size(), head) != 0) return {};
+  const std::size_t end = line.find('"', head.size());
+  return end == std::string::npos ? std::string() : line.substr(head.size(), end - head.size());
+}
+
+}  // namespace
+
+PythonObserver::PythonObserver(py::object deliver, std::set<std::string> types)
+    : deliver_(std::move(deliver)), types_(std::move(types)) {}
 
 PythonObserver::~PythonObserver() {
   py::gil_scoped_acquire gil;
@@ -15,6 +29,10 @@ PythonObserver::~PythonObserver() {
 }
 
 void PythonObserver::write(const std::string& line) {
+  if (!types_.empty()) {
+    const std::string type = line_type(line);
+    if (!type.empty() && types_.count(type) == 0) return;
+  }
   py::gil_scoped_acquire gil;
   {
     const std::lock_guard<std::mutex> lock(mutex_);

@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 #include <pybind11/pybind11.h>
@@ -22,14 +23,17 @@ namespace fedsim::python {
 
 class PythonObserver {
  public:
-  /// `deliver`: a callable taking one line (str). Call with the GIL held.
-  explicit PythonObserver(pybind11::object deliver);
+  /// `deliver`: a callable taking one line (str); `types`: the record types it takes (the
+  /// lines of other types are skipped without taking the GIL), or every type when empty. Call
+  /// with the GIL held.
+  PythonObserver(pybind11::object deliver, std::set<std::string> types);
   /// Takes the GIL to let go of the function (the last owner may be an actor's thread).
   ~PythonObserver();
   PythonObserver(const PythonObserver&) = delete;
   PythonObserver& operator=(const PythonObserver&) = delete;
 
-  /// Calls deliver(line) with the GIL held (nothing once it has raised).
+  /// Calls deliver(line) with the GIL held (nothing once it has raised, or for a line of a
+  /// type not taken).
   void write(const std::string& line);
 
   /// The exception deliver raised, if it did (GIL held).
@@ -37,6 +41,7 @@ class PythonObserver {
 
  private:
   pybind11::object deliver_;
+  std::set<std::string> types_;
   mutable std::mutex mutex_;
   std::optional<pybind11::error_already_set> error_;
 };

@@ -6,6 +6,7 @@
 #include <limits>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -77,13 +78,14 @@ std::shared_ptr<const PythonObjective> python_objective(const py::object& object
 }
 
 /// The Python observer of a run (null for None): `deliver` takes each line of the run's live
-/// stream. Refused (ValueError) with the loop driver, as `fedsim run --stream` refuses it.
-std::shared_ptr<PythonObserver> python_observer(const py::object& deliver, const std::string& driver) {
+/// stream whose type is in `types` (every line when empty). Refused (ValueError) with the loop driver, as `fedsim run --stream` refuses it.
+std::shared_ptr<PythonObserver> python_observer(const py::object& deliver, std::set<std::string> types,
+                                                const std::string& driver) {
   if (deliver.is_none()) return nullptr;
   if (driver == cli::to_string(cli::Driver::loop))
     raise(PyExc_ValueError, "observer: the loop driver has no live records (it writes its files at "
                             "the end); use driver=\"actors\"");
-  return std::make_shared<PythonObserver>(deliver);
+  return std::make_shared<PythonObserver>(deliver, std::move(types));
 }
 
 /// A run of `s` into `dir`, as `fedsim run SCENARIO --out DIR [--force] --threads T --driver D
@@ -93,11 +95,12 @@ std::shared_ptr<PythonObserver> python_observer(const py::object& deliver, const
 /// lines of the run's live stream go to `observer` (a function of one str) as the run goes; an
 /// exception it raises stops the run (nothing is written in DIR) and is raised again here.
 py::tuple run_into(const Scenario& s, const std::string& dir, int threads, const std::string& driver_name,
-                   bool force, py::object objective_object, py::object observer_object) {
+                   bool force, py::object objective_object, py::object observer_object,
+                   std::set<std::string> observer_types) {
   check_threads(threads);
   const scenario::ScenarioConfig& config = s.loaded.config;
   const std::shared_ptr<const PythonObjective> objective = python_objective(objective_object, config, driver_name);
-  const std::shared_ptr<PythonObserver> observer = python_observer(observer_object, driver_name);
+  const std::shared_ptr<PythonObserver> observer = python_observer(observer_object, std::move(observer_types), driver_name);
   std::atomic<int> interrupt{0};
   cli::DriverResult result;
   std::optional<actors::RunInterrupted> stopped;
@@ -224,7 +227,8 @@ void sweep_into(const Scenario& s, py::dict grid, py::object seeds, int jobs, co
 
 void add_runs(py::module_& m) {
   m.def("_run_into", &run_into, py::arg("scenario"), py::arg("out"), py::arg("threads"),
-        py::arg("driver"), py::arg("force"), py::arg("objective") = py::none(), py::arg("observer") = py::none());
+        py::arg("driver"), py::arg("force"), py::arg("objective") = py::none(), py::arg("observer") = py::none(),
+        py::arg("observer_types") = std::set<std::string>());
   m.def("_sweep_into", &sweep_into, py::arg("scenario"), py::arg("grid"), py::arg("seeds"),
         py::arg("jobs"), py::arg("out"), py::arg("threads"), py::arg("driver"));
 }

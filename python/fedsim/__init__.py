@@ -153,7 +153,8 @@ def run(scenario: Union[Scenario, PathLike], out: Optional[PathLike] = None, thr
         its type (docs/python.md, "Observers"). An exception it raises stops the run (nothing
         is written in `out`) and is raised again here, as it was raised.
 
-    Raises ScenarioError (the scenario or seed refused), ValueError (a bad argument, an `out`
+    Raises TypeError (an argument of the wrong type: a bad observer, before the run),
+    ScenarioError (the scenario or seed refused), ValueError (a bad argument, an `out`
     holding something else, a driver that cannot run the scenario), RunError (the run failed),
     KeyboardInterrupt (Ctrl-C: an actors run in virtual time stops at its next quiet moment and
     saves a checkpoint in `out`, which `fedsim run --resume OUT` continues; loop and wall-clock
@@ -163,17 +164,20 @@ def run(scenario: Union[Scenario, PathLike], out: Optional[PathLike] = None, thr
     scenario = _with_seed(_scenario(scenario), seed)
     if not isinstance(threads, int) or isinstance(threads, bool):
         raise TypeError(f"threads: give an int, got {type(threads).__name__}")
+    observer_types: tuple = ()
     if observer is not None:
-        observer = deliverer(observer)
+        observer, observer_types = deliverer(observer)
     if out is not None:
         folder = os.fspath(out)
-        completed, reason = _run_into(scenario, folder, threads, driver, force, objective, observer)
+        completed, reason = _run_into(scenario, folder, threads, driver, force, objective, observer,
+                                      set(observer_types))
         result = RunResult(folder, folder)
     else:
         with tempfile.TemporaryDirectory(prefix="fedsim-run-") as tmp:
             folder = os.path.join(tmp, "run")
             try:
-                completed, reason = _run_into(scenario, folder, threads, driver, force, objective, observer)
+                completed, reason = _run_into(scenario, folder, threads, driver, force, objective, observer,
+                                      set(observer_types))
             except KeyboardInterrupt as e:
                 # "interrupted after R rounds (virtual time T): checkpoint saved in ...": the
                 # checkpoint goes with the temporary folder.

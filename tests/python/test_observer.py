@@ -59,19 +59,23 @@ def test_callable_gets_the_stream_line_for_line(name, threads, tmp_path):
         assert "phase" in types and "pull" in types
 
 
-def test_records_arrive_while_the_run_goes():
-    # Each round's record comes before the run has ended: the end line is the last one the
-    # observer gets, and fedsim.run returns after it.
+def test_records_arrive_while_the_run_goes(tmp_path):
+    # Every record comes while the run goes, before its files are in `out`; the end line is
+    # the last one.
     seen = []
+    out = tmp_path / "run"
 
     class Rounds:
         def round(self, r):
+            assert not (out / "summary.json").exists()
             seen.append(("round", r["round"]))
 
         def end(self, r):
+            assert not (out / "summary.json").exists()
             seen.append(("end", r["rounds"]))
 
-    fedsim.run(shrunk("deadline"), observer=Rounds())
+    fedsim.run(shrunk("deadline"), out=out, observer=Rounds())
+    assert (out / "summary.json").exists()
     rounds = [s for s in seen if s[0] == "round"]
     assert rounds and seen[-1] == ("end", len(rounds))
     assert [r[1] for r in rounds] == sorted(r[1] for r in rounds)
@@ -167,3 +171,40 @@ def test_the_loop_driver_refuses_an_observer(tmp_path):
     with pytest.raises(ValueError, match=r"observer: the loop driver has no live records"):
         fedsim.run(shrunk("deadline"), out=tmp_path / "run", driver="loop", observer=print)
     assert not (tmp_path / "run").exists()
+
+
+INTERRUPT = """
+import os, signal, sys, threading, fedsim
+s = fedsim.Scenario.load('scenarios/stragglers/deadline.toml').set('algorithm.iterations', 400)
+ends = []
+class Observer:  # rounds only: the recorder keeps pace with the network
+    def round(self, record):
+        if record['round'] == 2:
+            os.kill(os.getpid(), signal.SIGINT)  # as a user's Ctrl-C while the observer is called
+    def end(self, record):
+        ends.append(record)
+observer = Observer()
+try:
+    fedsim.run(s, out=sys.argv[1], observer=observer)
+    print('finished')
+except KeyboardInterrupt as e:
+    print('KeyboardInterrupt:', e)
+print('end', ends[0]['completed'], ends[0]['reason'].split(':')[0])
+print('threads', threading.active_count())
+"""
+
+
+def test_ctrl_c_during_a_run_with_an_observer_raises_keyboard_interrupt(tmp_path):
+    # KNOWN GAP (see the branch's report): with an observer the federation is not stopped at
+    # its next quiet moment as without one; the run goes to its end, then KeyboardInterrupt is
+    # raised. What holds either way: KeyboardInterrupt reaches the caller, the observer got the
+    # end record, and no thread of the run is left.
+    out = tmp_path / "kept"
+    proc = python_script(INTERRUPT, str(out))
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("KeyboardInterrupt:"), proc.stdout
+    assert lines[1].startswith("end ")
+    assert lines[2] == "threads 1"
+    if lines[1] == "end False interrupted":
+        assert "checkpoint saved in" in lines[0] and (out / "checkpoint").is_dir()
