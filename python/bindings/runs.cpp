@@ -6,6 +6,7 @@
 #include <limits>
 #include <cstdio>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,10 +17,12 @@
 #include "errors.hpp"
 #include "interruptible.hpp"
 #include "python_objective.hpp"
+#include "python_observer.hpp"
 #include "scenario.hpp"
 #include "toml_text.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/fresh_run.hpp"
+#include "tools/fedsim/live_run.hpp"
 #include "tools/fedsim/run_checkpoint.hpp"
 #include "tools/fedsim/run_folder.hpp"
 #include "tools/fedsim/sweep.hpp"
@@ -74,15 +77,30 @@ std::shared_ptr<const PythonObjective> python_objective(const py::object& object
   return objective;
 }
 
-/// A run of `s` into `dir`, as `fedsim run SCENARIO --out DIR [--force] --threads T --driver D`
-/// writes it. Returns (completed, reason). An actors run in virtual time stopped by Ctrl-C
-/// saves its checkpoint in DIR (as fedsim run does on SIGINT), which `fedsim run --resume DIR`
-/// continues, and raises KeyboardInterrupt saying so.
+/// The Python observer of a run (null for None): `deliver` takes each line of the run's live
+/// stream whose type is in `types` (every line when empty). Refused (ValueError) with the loop driver, as `fedsim run --stream` refuses it.
+std::shared_ptr<PythonObserver> python_observer(const py::object& deliver, std::set<std::string> types,
+                                                const std::string& driver) {
+  if (deliver.is_none()) return nullptr;
+  if (driver == cli::to_string(cli::Driver::loop))
+    raise(PyExc_ValueError, "observer: the loop driver has no live records (it writes its files at "
+                            "the end); use driver=\"actors\"");
+  return std::make_shared<PythonObserver>(deliver, std::move(types));
+}
+
+/// A run of `s` into `dir`, as `fedsim run SCENARIO --out DIR [--force] --threads T --driver D
+/// [--stream ...]` writes it. Returns (completed, reason). An actors run in virtual time
+/// stopped by Ctrl-C saves its checkpoint in DIR (as fedsim run does on SIGINT), which `fedsim
+/// run --resume DIR` continues, and raises KeyboardInterrupt saying so. With an observer, the
+/// lines of the run's live stream go to `observer` (a function of one str) as the run goes; an
+/// exception it raises stops the run (nothing is written in DIR) and is raised again here.
 py::tuple run_into(const Scenario& s, const std::string& dir, int threads, const std::string& driver_name,
-                   bool force, py::object objective_object) {
+                   bool force, py::object objective_object, py::object observer_object,
+                   std::set<std::string> observer_types) {
   check_threads(threads);
   const scenario::ScenarioConfig& config = s.loaded.config;
   const std::shared_ptr<const PythonObjective> objective = python_objective(objective_object, config, driver_name);
+  const std::shared_ptr<PythonObserver> observer = python_observer(observer_object, std::move(observer_types), driver_name);
   std::atomic<int> interrupt{0};
   cli::DriverResult result;
   std::optional<actors::RunInterrupted> stopped;
@@ -102,7 +120,25 @@ py::tuple run_into(const Scenario& s, const std::string& dir, int threads, const
             options.checkpoint_dir = cli::checkpoint_folder(dir).string();
             options.checkpoint_header = cli::checkpoint_header(config, replaces);
           }
-          return cli::run_with_driver(config, options, driver);
+          if (!observer) return cli::run_with_driver(config, options, driver);
+          // As fedsim run --stream: the live view's lines, its start and end lines around the
+          // run (an end line saying why when the run fails or stops).
+          cli::LiveRun live(config, false, false);
+          live.add_sink(observer_sink(observer));
+          live.attach(options.observer);
+          live.start(threads);
+          cli::DriverResult ran;
+          try {
+            ran = cli::run_with_driver(config, options, driver);
+          } catch (const actors::RunInterrupted& e) {
+            live.abort("interrupted: checkpoint saved in " + e.folder);
+            throw;
+          } catch (const std::exception& e) {
+            live.abort(e.what());
+            throw;
+          }
+          live.end(ran.run);
+          return ran;
         });
       } catch (const actors::RunInterrupted& e) {
         stopped.emplace(e);
@@ -116,6 +152,9 @@ py::tuple run_into(const Scenario& s, const std::string& dir, int threads, const
       raise(PyExc_KeyboardInterrupt, std::string("interrupted ") + when + ": checkpoint saved in " +
                                          stopped->folder + "; continue with: fedsim run --resume " + dir);
     }
+    // A failure the Python observer raised: its exception, as it raised it (with its traceback).
+    if (observer && e.matches(run_error))
+      if (std::optional<py::error_already_set> raised = observer->raised_error()) throw *raised;
     // A failure the Python objective raised: the RunError's cause is its exception (with its
     // traceback).
     if (objective && e.matches(run_error))
@@ -188,7 +227,8 @@ void sweep_into(const Scenario& s, py::dict grid, py::object seeds, int jobs, co
 
 void add_runs(py::module_& m) {
   m.def("_run_into", &run_into, py::arg("scenario"), py::arg("out"), py::arg("threads"),
-        py::arg("driver"), py::arg("force"), py::arg("objective") = py::none());
+        py::arg("driver"), py::arg("force"), py::arg("objective") = py::none(), py::arg("observer") = py::none(),
+        py::arg("observer_types") = std::set<std::string>());
   m.def("_sweep_into", &sweep_into, py::arg("scenario"), py::arg("grid"), py::arg("seeds"),
         py::arg("jobs"), py::arg("out"), py::arg("threads"), py::arg("driver"));
 }

@@ -21,6 +21,7 @@ import pandas as pd
 
 from ._fedsim import RunError, Scenario, ScenarioError, __version__, build
 from ._fedsim import _run_into, _sweep_into
+from ._observer import deliverer
 
 __all__ = [
     "Scenario", "ScenarioError", "RunError", "ScenarioWarning", "IncompleteRunWarning",
@@ -130,7 +131,7 @@ def _warn(scenario: Scenario) -> None:
 
 def run(scenario: Union[Scenario, PathLike], out: Optional[PathLike] = None, threads: int = 1,
         driver: str = "actors", seed: Optional[int] = None, force: bool = False,
-        objective: Any = None) -> RunResult:
+        objective: Any = None, observer: Any = None) -> RunResult:
     """Runs a scenario as `fedsim run SCENARIO --out OUT --threads T --driver D [--seed S]
     [--force]` does, writing the same files, and returns them read back (RunResult).
 
@@ -145,8 +146,15 @@ def run(scenario: Union[Scenario, PathLike], out: Optional[PathLike] = None, thr
         `evaluate(agent, x)` returning y, (y, f) or (y, f, cost), optionally `optimum`
         (docs/python.md, "Objectives in Python"). An exception it raises fails the run: a
         RunError naming the agent, whose __cause__ is the objective's exception.
+    observer: receives the run's records live, as the run goes (actors driver), each a dict with
+        the fields of a line of `fedsim run --stream` (docs/stream.md), in the stream's order: a
+        callable called with every record, or an object with any of the methods start, agent,
+        observation, pull, fault, round, privacy, phase, end, each called with the records of
+        its type (docs/python.md, "Observers"). An exception it raises stops the run (nothing
+        is written in `out`) and is raised again here, as it was raised.
 
-    Raises ScenarioError (the scenario or seed refused), ValueError (a bad argument, an `out`
+    Raises TypeError (an argument of the wrong type: a bad observer, before the run),
+    ScenarioError (the scenario or seed refused), ValueError (a bad argument, an `out`
     holding something else, a driver that cannot run the scenario), RunError (the run failed),
     KeyboardInterrupt (Ctrl-C: an actors run in virtual time stops at its next quiet moment and
     saves a checkpoint in `out`, which `fedsim run --resume OUT` continues; loop and wall-clock
@@ -156,15 +164,20 @@ def run(scenario: Union[Scenario, PathLike], out: Optional[PathLike] = None, thr
     scenario = _with_seed(_scenario(scenario), seed)
     if not isinstance(threads, int) or isinstance(threads, bool):
         raise TypeError(f"threads: give an int, got {type(threads).__name__}")
+    observer_types: tuple = ()
+    if observer is not None:
+        observer, observer_types = deliverer(observer)
     if out is not None:
         folder = os.fspath(out)
-        completed, reason = _run_into(scenario, folder, threads, driver, force, objective)
+        completed, reason = _run_into(scenario, folder, threads, driver, force, objective, observer,
+                                      set(observer_types))
         result = RunResult(folder, folder)
     else:
         with tempfile.TemporaryDirectory(prefix="fedsim-run-") as tmp:
             folder = os.path.join(tmp, "run")
             try:
-                completed, reason = _run_into(scenario, folder, threads, driver, force, objective)
+                completed, reason = _run_into(scenario, folder, threads, driver, force, objective, observer,
+                                      set(observer_types))
             except KeyboardInterrupt as e:
                 # "interrupted after R rounds (virtual time T): checkpoint saved in ...": the
                 # checkpoint goes with the temporary folder.
