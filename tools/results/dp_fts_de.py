@@ -1,5 +1,5 @@
 """DP-FTS-DE (Dai, Low, Jaillet 2021) on the results page: figure 2a-d, the published privacy
-losses, and appendix figures 4, 5, 7 and 12a, each with two local samplers (fedsim's default and
+losses, and appendix figures 4, 5, 6, 7 and 12a, each with two local samplers (fedsim's default and
 the authors'), and a table of every verdict per sampler."""
 import json
 import os
@@ -70,6 +70,7 @@ def dp_fts_de_sections(R, w, cmds, img):
             privacy_section(priv, w, cmds)
         found += fig4_section(R, w, cmds, img, v)
         found += fig5_section(R, w, cmds, img, v)
+        found += fig6_section(R, w, cmds, img, v)
         found += fig7_section(R, w, cmds, img, v)
         found += fig12_section(R, w, cmds, img, v)
         verdicts[v] = found
@@ -406,6 +407,49 @@ def fig5_section(R, w, cmds, img, v):
     img(f"dp-fts-de-fig5{v.sfx}/regret.png",
         "figure 5: simple regret of FTS-DE without each component of DE")
     return [found_chain("5: both ablations of DE worse than FTS-DE", steps)]
+
+
+def fig6_section(R, w, cmds, img, v):
+    """Figure 6: the trade-off in P; left out for results made before it was run."""
+    name = f"dp-fts-de-fig6{v.sfx}"
+    if not os.path.exists(os.path.join(R, f"{name}.csv")):
+        return []
+    rows = read_csv(os.path.join(R, f"{name}.csv"))
+    key = "algorithm.subregions"
+    clip = metric_by_point(os.path.join(R, f"{name}_metrics.csv"), [key], "clipped_percent")
+    w(f"## DP-FTS-DE appendix figure 6: the trade-off in P{v.title}")
+    w("")
+    cmds("fig6" + v.sfx)
+    w("Paper (appendix B.1.2): at q = 0.25, z = 1, S = 11, a smaller P (larger sub-regions, "
+      "harder for an agent's GP to model) may make DP-FTS-DE worse, and a larger P may too, since "
+      "more vectors are clipped (the bound on each sub-region's vector is S / √P). The paper "
+      "does not give its values of P; fedsim runs P = 1 (no DE: DP-FTS) to 4 around figure 2's "
+      "P = 2. **Clipped**: the percentage of the selected vectors clipped (as in figure 4).")
+    w("")
+    w("| P | runs | clipped (%) | regret area | final simple regret |")
+    w("|---|---|---|---|---|")
+    for r in rows:
+        w(f"| {r[key]} | {r['runs']} | {pm(*clip[(r[key],)], 2)} | {cells(r)} |")
+    w("")
+    runs = os.path.join(R, f"{name}_runs.csv")
+    ps = sorted({r[key] for r in rows}, key=int)
+    ref = {key: "2"}
+    smaller = compare(runs, {key: ps[0]}, runs, ref, "greater")
+    larger = compare(runs, {key: ps[-1]}, runs, ref, "greater")
+    clip_runs, _ = run_metrics_table(R, name, ["clipped_percent"])
+    clipping = [(f"P = {b} above P = {a}", compare(clip_runs, {key: b}, clip_runs, {key: a},
+                                                   "greater", "clipped_percent"))
+                for a, b in zip(ps, ps[1:])]
+    w(f"In regret area, b = P = 2: a = P = {ps[0]} above b: {judged(smaller)}; a = P = {ps[-1]} "
+      f"above b: {judged(larger)} — the trade-off (both worse than P = 2): "
+      f"{word(combine([smaller['verdict'], larger['verdict']]))}. The clipped percentage grows "
+      f"with P, each step: {chain_text(clipping)} — "
+      f"{word(combine(r['verdict'] for _, r in clipping))}.")
+    w("")
+    img(f"dp-fts-de-fig6{v.sfx}/regret.png", "figure 6: simple regret of DP-FTS-DE for each P")
+    return [found_chain("6: P = 2 below both the smallest and the largest P",
+                        [(f"P = {ps[0]} above P = 2", smaller), (f"P = {ps[-1]} above P = 2", larger)]),
+            found_chain("6: a larger P clips more", clipping)]
 
 
 def fig7_section(R, w, cmds, img, v):
