@@ -76,7 +76,7 @@ TEST_CASE("fedsim privacy --json prints one object with the result and its input
   CHECK(tight.at("error_bound").get<double>() == Approx(40 * 1e-4));  // 2^21 bins: no coarsening
 }
 
-TEST_CASE("fedsim privacy takes a run's default accountant, tight; moments options take moments",
+TEST_CASE("fedsim privacy takes a run's default accountant, tight, and moments when a moments option is given",
           "[cli][dp]") {
   const Run r = run("privacy --q 0.25 --z 1 --steps 40 --delta 1e-5");
   CHECK(r.code == 0);
