@@ -8,6 +8,7 @@
 #include <toml++/toml.h>
 
 #include "errors.hpp"
+#include "scenarios/schema.hpp"
 
 namespace fedsim::python {
 namespace py = pybind11;
@@ -20,35 +21,13 @@ constexpr int max_depth = 64;  // as scenarios/toml_depth.hpp refuses deeper tex
   raise(scenario_error, where + ": key '" + key + "': " + why);
 }
 
-/// A TOML basic string: quotes, backslashes and control characters escaped.
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (const unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04X", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 /// A table key: bare when TOML allows it, else quoted.
 std::string key_text(const std::string& key) {
   bool bare = !key.empty();
   for (const unsigned char c : key)
     bare = bare && (std::isalnum(c) || c == '_' || c == '-');
-  return bare ? key : quoted(key);
+  return bare ? key : scenario::schema::toml_string(key);
 }
 
 std::string value_text(py::handle v, const std::string& key, const std::string& where, int depth);
@@ -84,7 +63,7 @@ std::string value_text(py::handle v, const std::string& key, const std::string& 
   // reads back exactly (inf and nan as TOML spells them).
   if (PyFloat_Check(v.ptr()) || (!py::isinstance<py::str>(v) && py::hasattr(v, "__float__")))
     return py::repr(py::float_(py::reinterpret_borrow<py::object>(v)));
-  if (py::isinstance<py::str>(v)) return quoted(v.cast<std::string>());
+  if (py::isinstance<py::str>(v)) return scenario::schema::toml_string(v.cast<std::string>());
   if (py::isinstance<py::dict>(v)) return inline_table(v, key, where, depth);
   if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
     std::string out = "[";

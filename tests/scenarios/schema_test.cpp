@@ -15,6 +15,7 @@
 #include "engine/fbo/schedules.hpp"
 #include "engine/xarmed/fed_pne_server.hpp"
 #include "scenarios/limits.hpp"
+#include "scenarios/schema.hpp"
 #include "scenarios/loader.hpp"
 #include "tests/test_files.hpp"
 
@@ -281,4 +282,14 @@ TEST_CASE("the default privacy.delta is min(1/N^1.1, 0.01): never vacuous for sm
             .effective_delta() == Approx(std::pow(200.0, -1.1)));
   CHECK_NOTHROW(load_scenario_text("[world]\nagents = 1\n[privacy]\ndelta = 0.01\n", "ok.toml"));
   CHECK_NOTHROW(load_scenario_text("[world]\nagents = 1\n[algorithm]\nname = \"ts\"\n", "ok.toml"));
+}
+
+TEST_CASE("TOML strings escape every control character and DEL, and read back the same",
+          "[scenario][schema]") {
+  std::string all;
+  for (int c = 1; c < 0x80; ++c) all += static_cast<char>(c);
+  const std::string text = fedsim::scenario::schema::toml_string(all);
+  for (const char c : text) CHECK((static_cast<unsigned char>(c) >= 0x20 && c != 0x7f));
+  const toml::table t = toml::parse("v = " + text);
+  CHECK(t["v"].value<std::string>() == all);
 }
