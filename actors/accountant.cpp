@@ -98,9 +98,12 @@ caf::behavior accountant_actor(self_ptr self, std::string name, double delta, do
         std::vector<std::int32_t> admitted;
         for (std::int32_t n : r.candidates) {
           const auto k = s.agent_releases.at(static_cast<std::size_t>(n));
-          const bool fits = s.rdp_filter ? s.rdp_filter->admits(k)
-                                         : epsilon_of(s, k + 1, r.q, r.z) <= s.agent_budget;
-          if (std::isinf(s.agent_budget) || fits)
+          // Without a budget nothing is priced here (the per-agent epsilons are composed once,
+          // when asked for at the end).
+          const bool fits = std::isinf(s.agent_budget) ||
+                            (s.rdp_filter ? s.rdp_filter->admits(k)
+                                          : epsilon_of(s, k + 1, r.q, r.z) <= s.agent_budget);
+          if (fits)
             admitted.push_back(n);
           else
             ++s.agent_filtered.at(static_cast<std::size_t>(n));
