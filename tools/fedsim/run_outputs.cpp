@@ -138,7 +138,7 @@ nlohmann::json kind_summary(const scenario::ScenarioConfig& c, const DriverResul
     s["agents_filtered"] = std::count_if(r.agent_filtered.begin(), r.agent_filtered.end(),
                                          [](std::int64_t k) { return k > 0; });
   }
-  // What those numbers rest on (docs/privacy.md, "Which per-agent epsilon holds where").
+  // What those numbers rest on (docs/privacy.md, "Per-agent privacy").
   s["privacy_basis"] = nullptr;
   if (is_private && r.privacy_basis) {
     const actors::PrivacyBasis& b = *r.privacy_basis;
