@@ -126,19 +126,7 @@ py::tuple run_into(const Scenario& s, const std::string& dir, int threads, const
           cli::LiveRun live(config, false, false);
           live.add_sink(observer_sink(observer));
           live.attach(options.observer);
-          live.start(threads);
-          cli::DriverResult ran;
-          try {
-            ran = cli::run_with_driver(config, options, driver);
-          } catch (const actors::RunInterrupted& e) {
-            live.abort("interrupted: checkpoint saved in " + e.folder);
-            throw;
-          } catch (const std::exception& e) {
-            live.abort(e.what());
-            throw;
-          }
-          live.end(ran.run);
-          return ran;
+          return live.around(threads, [&] { return cli::run_with_driver(config, options, driver); });
         });
       } catch (const actors::RunInterrupted& e) {
         stopped.emplace(e);

@@ -51,7 +51,24 @@ class LiveRun {
   /// The run failed or stopped: the lines still held, then an end line with the reason (a
   /// sink that fails here is ignored: the run's error is the one to report).
   void abort(const std::string& reason);
-
+  /// start(threads), then `run` (returning a result whose `run` is the RunResult) and end with
+  /// it; when `run` throws, an abort saying why ("interrupted: checkpoint saved in F" for a
+  /// stop at a checkpoint, else the error), and the exception goes on to the caller.
+  template <class Run>
+  auto around(int threads, Run&& run) -> decltype(run()) {
+    start(threads);
+    try {
+      auto ran = run();
+      end(ran.run);
+      return ran;
+    } catch (const actors::RunInterrupted& e) {
+      abort("interrupted: checkpoint saved in " + e.folder);
+      throw;
+    } catch (const std::exception& e) {
+      abort(e.what());
+      throw;
+    }
+  }
 
  private:
   struct State;

@@ -308,13 +308,14 @@ void run(RunCommandOptions& o) {
       options.stop_after_checkpoints = stop_after_checkpoints_from_environment();
       if (checkpoint) options.resume = &*checkpoint;
     }
-    DriverResult ran;
-    live.start(o.threads);
     try {
-      if (o.serve) ran.run = serve(o, config, options);
-      else ran = run_with_driver(config, options, driver);
+      return live.around(o.threads, [&] {
+        if (!o.serve) return run_with_driver(config, options, driver);
+        DriverResult ran;
+        ran.run = serve(o, config, options);
+        return ran;
+      });
     } catch (const actors::RunInterrupted& e) {
-      live.abort("interrupted: checkpoint saved in " + e.folder);
       const int signal = e.signal != 0 ? e.signal : SIGINT;
       char when[96];
       std::snprintf(when, sizeof when, " after %lld rounds (virtual time %.3f)",
@@ -326,18 +327,12 @@ void run(RunCommandOptions& o) {
     } catch (const actors::RunFailure& e) {
       // A served run in virtual time fails when an agent process is lost: its last checkpoint
       // (if --checkpoint-every took one) is kept, and resumes with new agent processes.
-      live.abort(e.what());
       if (o.serve && has_checkpoint(dir))
         throw actors::RunFailure(std::string(e.what()) + "; the last checkpoint is kept: continue with: "
                                  "fedsim serve --resume " + dir.string() +
                                  " --listen ... --secret-file ... and the agent processes again");
       throw;
-    } catch (const std::exception& e) {
-      live.abort(e.what());
-      throw;
     }
-    live.end(ran.run);
-    return ran;
   });
   const actors::RunResult& r = result.run;
   print_result(o.stream == "-" ? stderr : stdout, config, r, dir);
