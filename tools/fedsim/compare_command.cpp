@@ -25,6 +25,7 @@
 
 #include "engine/verdict.hpp"
 #include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/json_number.hpp"
 
 namespace fedsim::cli {
 namespace {
@@ -212,8 +213,6 @@ std::string num(double v) {
   return buf;
 }
 
-nlohmann::json json_number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
-
 void run_compare(const CompareOptions& o) {
   if (o.folders.empty() || o.folders.size() > 2)
     throw UsageError("give one sweep folder (--a and --b choose in it) or two (a's, then b's)");
@@ -288,18 +287,18 @@ void run_compare(const CompareOptions& o) {
     nlohmann::json j;
     j["metric"] = o.metric;
     j["claim"] = claim_name(claim);
-    j["margin"] = json_number(claim == Claim::equivalent ? o.margin : std::nan(""));
+    j["margin"] = number_or_null(claim == Claim::equivalent ? o.margin : std::nan(""));
     j["level"] = o.level;
     j["looks"] = o.looks;
     j["interval_level"] = r.level;
     j["n"] = r.n;
-    j["mean_difference"] = json_number(r.mean);
-    j["sd_difference"] = json_number(r.sd);
-    j["lower"] = json_number(r.lower);
-    j["upper"] = json_number(r.upper);
+    j["mean_difference"] = number_or_null(r.mean);
+    j["sd_difference"] = number_or_null(r.sd);
+    j["lower"] = number_or_null(r.lower);
+    j["upper"] = number_or_null(r.upper);
     j["verdict"] = verdict_name(verdict);
     for (const Side* s : {&a, &b})
-      j[s->name] = {{"folder", s->folder}, {"point", s->point}, {"mean", json_number(side_mean(*s))}};
+      j[s->name] = {{"folder", s->folder}, {"point", s->point}, {"mean", number_or_null(side_mean(*s))}};
     j["seeds"] = paired;
     j["unpaired_seeds"] = unpaired;
     j["seeds_without_metric"] = empty;

@@ -12,6 +12,7 @@
 #include "actors/csv_writer.hpp"
 #include "actors/policy/liveness.hpp"
 #include "scenarios/loader.hpp"
+#include "tools/fedsim/json_number.hpp"
 #include "tools/fedsim/run_folder.hpp"
 #include "tools/fedsim/version.hpp"
 
@@ -46,11 +47,6 @@ nlohmann::json common_summary(const scenario::ScenarioConfig& c, const actors::R
           {"virtual_time", r.last_query_time},
           {"virtual_time_last_event", n.final_time},
           {"wall_time_s", r.wall_time}};
-}
-
-/// A number, or null for NaN (none measured).
-nlohmann::json number_or_null(double v) {
-  return std::isnan(v) ? nlohmann::json(nullptr) : nlohmann::json(v);
 }
 
 /// The run's clock (docs/wall-clock.md): "time" (virtual or wall); in wall-clock time also
