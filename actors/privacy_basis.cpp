@@ -32,35 +32,43 @@ std::vector<std::string> adaptive_reasons(const scenario::ScenarioConfig& config
   return why;
 }
 
+scenario::PrivacyConfig::Filter resolved_filter(const scenario::ScenarioConfig& config,
+                                                const std::vector<std::string>& reasons) {
+  const auto& p = config.privacy;
+  const bool counts_valid = reasons.empty() || p.assume_nonadaptive;
+  switch (p.filter) {
+    // Without an agent budget nothing is filtered: the count's epsilon is the tighter number
+    // to report, a guarantee or not as the participation says (per_agent_guarantee).
+    case Filter::automatic:
+      return counts_valid || !std::isfinite(p.agent_budget) ? Filter::pld : Filter::rdp;
+    case Filter::pld:
+      if (!counts_valid)
+        throw std::invalid_argument(
+            "key 'privacy.filter': \"pld\" prices an agent by its count of releases, which has "
+            "no guarantee when participation is adaptive (" + reasons.front() +
+            "); use \"rdp\" or \"auto\", or set privacy.assume_nonadaptive = true if the count "
+            "cannot depend on the agents' data");
+      return Filter::pld;
+    case Filter::rdp: return Filter::rdp;
+  }
+  throw std::logic_error("resolved_filter: a filter without a rule");
+}
+
 PrivacyBasis privacy_basis(const scenario::ScenarioConfig& config, const ParticipationContext& context) {
   PrivacyBasis b;
   const auto& p = config.privacy;
   b.reasons = adaptive_reasons(config, context);
   b.adaptive = !b.reasons.empty();
   b.assumed_nonadaptive = b.adaptive && p.assume_nonadaptive;
+  b.filter = resolved_filter(config, b.reasons);
   const bool counts_valid = !b.adaptive || p.assume_nonadaptive;
   const bool filtering = std::isfinite(p.agent_budget);
-  switch (p.filter) {
-    // Without an agent budget nothing is filtered: the count's epsilon is the tighter number
-    // to report, a guarantee or not as the participation says (per_agent_guarantee).
-    case Filter::automatic: b.filter = counts_valid || !filtering ? Filter::pld : Filter::rdp; break;
-    case Filter::pld:
-      if (!counts_valid)
-        throw std::invalid_argument(
-            "key 'privacy.filter': \"pld\" prices an agent by its count of releases, which has "
-            "no guarantee when participation is adaptive (" + b.reasons.front() +
-            "); use \"rdp\" or \"auto\", or set privacy.assume_nonadaptive = true if the count "
-            "cannot depend on the agents' data");
-      b.filter = Filter::pld;
-      break;
-    case Filter::rdp: b.filter = Filter::rdp; break;
-  }
-  const fbo::ReferenceConfig algo = scenario::reference_config(config);
   b.per_agent_guarantee = counts_valid;
   if (b.filter == Filter::rdp) {
     // Without an agent budget the filter admits everything: its order is then the one giving
     // the smallest epsilon after the run's planned releases (the largest epsilon 1e6 stands
     // for "no budget" in the choice).
+    const fbo::ReferenceConfig algo = scenario::reference_config(config);
     b.rdp = dp::RdpFilter::choose(algo.q, algo.z, filtering ? p.agent_budget : 1e6,
                                   algo.effective_delta(), std::max(1, algo.iterations),
                                   dp::rdp_orders(dp::OrderGrid::fine));

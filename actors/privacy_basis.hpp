@@ -58,6 +58,13 @@ struct PrivacyBasis {
 std::vector<std::string> adaptive_reasons(const scenario::ScenarioConfig& config,
                                           const ParticipationContext& context);
 
+/// The filter `config`'s run takes given why participation is adaptive (`reasons`, empty when
+/// it is not): automatic resolved; throws std::invalid_argument "key 'privacy.filter': ..."
+/// naming the first reason when filter = pld meets adaptive participation without
+/// assume_nonadaptive. (What the loader checks, without choosing the Rényi filter's order.)
+scenario::PrivacyConfig::Filter resolved_filter(const scenario::ScenarioConfig& config,
+                                                const std::vector<std::string>& reasons);
+
 /// The basis of a private FBO run. Throws std::invalid_argument "key 'privacy.filter': ..."
 /// naming the reason when filter = pld meets adaptive participation without
 /// assume_nonadaptive.

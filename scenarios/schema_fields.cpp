@@ -1515,7 +1515,7 @@ const Table<PrivacyConfig>& privacy_table() {
              // pld under adaptive participation: refused here, naming the reason (what the
              // scenario cannot say, a served run, is checked again when it is served).
              if (!ctx.root.algorithm.is_private() || ctx.root.xarmed.enabled) return;
-             actors::privacy_basis(ctx.root, {});
+             actors::resolved_filter(ctx.root, actors::adaptive_reasons(ctx.root, {}));
            }),
        value("assume_nonadaptive", &PrivacyConfig::assume_nonadaptive, any<bool>(),
              "lets filter = \"pld\" run where participation is adaptive: you state that which "

@@ -152,7 +152,7 @@ void check_serve(const RunCommandOptions& o, const scenario::ScenarioConfig& con
     if (config.algorithm.is_private()) {
       actors::ParticipationContext served;
       served.served = true;
-      actors::privacy_basis(config, served);
+      actors::resolved_filter(config, actors::adaptive_reasons(config, served));
     }
     actors::remote::parse_endpoint(o.listen, "--listen");
     actors::remote::read_secret_file(o.secret_file);
