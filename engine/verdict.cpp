@@ -46,8 +46,14 @@ std::string verdict_name(Verdict verdict) {
 double t_quantile(double level, double dof) {
   if (!(level > 0.0 && level < 1.0)) throw std::invalid_argument("t_quantile: level must be in (0, 1)");
   if (!(dof >= 1.0)) throw std::invalid_argument("t_quantile: degrees of freedom must be >= 1");
-  const boost::math::students_t t(dof);
-  return boost::math::quantile(t, (1.0 + level) / 2.0);
+  const double p = (1.0 + level) / 2.0;
+  // A level within rounding of 1 has no finite quantile (boost throws overflow_error).
+  if (!(p < 1.0)) throw std::invalid_argument("t_quantile: the level is too close to 1");
+  try {
+    return boost::math::quantile(boost::math::students_t(dof), p);
+  } catch (const std::overflow_error&) {
+    throw std::invalid_argument("t_quantile: the level is too close to 1 for this many pairs");
+  }
 }
 
 PairedInterval paired_interval(const std::vector<double>& differences, double level, int looks) {

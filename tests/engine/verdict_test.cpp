@@ -23,6 +23,9 @@ TEST_CASE("t quantiles: closed forms for 1 and 2 degrees of freedom, tables beyo
   CHECK(t_quantile(0.99, 4) == Approx(4.604095).epsilon(1e-6));
   CHECK(t_quantile(0.95, 1e6) == Approx(1.959966).epsilon(1e-5));
   CHECK_THROWS_AS(t_quantile(1.0, 4), std::invalid_argument);
+  // Within rounding of 1: (1 + level) / 2 is 1, no finite quantile (boost overflowed).
+  CHECK_THROWS_AS(t_quantile(0.9999999999999999, 4), std::invalid_argument);
+  CHECK_THROWS_AS(paired_interval({1, 2, 3}, 0.9999999999999999), std::invalid_argument);
   CHECK_THROWS_AS(t_quantile(0.95, 0.5), std::invalid_argument);
 }
 

@@ -144,6 +144,7 @@ TEST_CASE("fedsim compare refuses bad input in one line with exit code 2", "[cli
       {ok + " --claim less --margin 1", "--margin is read by --claim equivalent only"},
       {ok + " --claim less --level 1.5", "--level must be in (0, 1)"},
       {ok + " --claim less --looks 0", "--looks must be >= 1"},
+      {ok + " --claim less --level 0.9999999999999999", "the level is too close to 1"},
       {ok + " --claim less --metric regret", "--metric: 'regret' is not a metric of"},
       {ok + " --claim less --metric folder", "--metric: 'folder' is not a metric of"},
       {d + " --a algorithm.nam=fts --b algorithm.name=fts --claim less",

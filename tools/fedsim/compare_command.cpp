@@ -275,7 +275,14 @@ void run_compare(const CompareOptions& o) {
     std::fprintf(stderr, "fedsim: warning: seeds without a %s on a side, left out: %s\n",
                  o.metric.c_str(), seed_list(empty).c_str());
 
-  const PairedInterval r = paired_interval(differences, o.level, o.looks);
+  const PairedInterval r = [&] {
+    try {
+      return paired_interval(differences, o.level, o.looks);
+    } catch (const std::invalid_argument& e) {  // a level (over the looks) too close to 1
+      throw UsageError(std::string("--level ") + nlohmann::json(o.level).dump() + " over --looks " +
+                       std::to_string(o.looks) + ": " + e.what());
+    }
+  }();
   const Verdict verdict = judge(claim, r, claim == Claim::equivalent ? o.margin : 0.0);
   const auto side_mean = [&](const Side& s) {
     double sum = 0.0;
