@@ -8,7 +8,12 @@ namespace fedsim::actors {
 std::vector<agent_state_event> agent_state_schedule(const NetworkPlan& plan) {
   std::vector<agent_state_event> out;
   auto add = [&out](double time, std::size_t n, const char* state) {
-    if (std::isfinite(time)) out.push_back({time, static_cast<std::int32_t>(n), state});
+    if (!std::isfinite(time)) return;
+    agent_state_event e;
+    e.time = time;
+    e.agent = static_cast<std::int32_t>(n);
+    e.state = state;
+    out.push_back(std::move(e));
   };
   for (std::size_t n = 0; n < plan.agents.size(); ++n) {
     const AgentPlan& a = plan.agents[n];

@@ -20,8 +20,11 @@ std::vector<agent_state_event> agent_state_schedule(const NetworkPlan& plan);
 template <class Self>
 void report_presumptions(Self* self) {
   self->state.members->on_presumed_dead([self](int n, bool dead) {
-    self->send(self->state.shared->recorder,
-               agent_state_event{self->state.now, n, dead ? "presumed_dead" : "revived"});
+    agent_state_event e;
+    e.time = self->state.now;
+    e.agent = n;
+    e.state = dead ? "presumed_dead" : "revived";
+    self->send(self->state.shared->recorder, std::move(e));
   });
 }
 

@@ -69,8 +69,13 @@ void finish_phase(self_ptr self, double now) {
   s.busy = false;
   s.steps_done += s.working_steps;
   s.regret += s.working_regret;
-  self->send(s.shared->recorder, pull_event{static_cast<std::int32_t>(s.id), s.started_phase,
-                                            s.steps_done, now, s.regret});
+  pull_event pulled;
+  pulled.client = static_cast<std::int32_t>(s.id);
+  pulled.phase = s.started_phase;
+  pulled.steps = s.steps_done;
+  pulled.time = now;
+  pulled.cumulative_regret = s.regret;
+  self->send(s.shared->recorder, pulled);
   if (s.client->phase_done()) {  // a phase cut short by the budget is never reported
     xarmed::ClientReport r = s.client->report();
     s.last_report = phase_report{r.client, r.phase, std::move(r.means), std::move(r.pulls)};

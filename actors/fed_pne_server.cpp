@@ -26,10 +26,16 @@ void send_to(self_ptr self, node_id to, caf::message payload, double delay = 0.0
 
 void log_event(self_ptr self, const char* kind, const phase_report& r, const char* reason) {
   auto& s = self->state;
-  self->send(s.shared->recorder,
-             network_event{s.now, s.event_seq++, kind, static_cast<node_id>(r.client),
-                           server_node, "phase_report", static_cast<std::int32_t>(r.phase), 0,
-                           reason});
+  network_event e;
+  e.time = s.now;
+  e.seq = s.event_seq++;
+  e.kind = kind;
+  e.from = static_cast<node_id>(r.client);
+  e.to = server_node;
+  e.payload = "phase_report";
+  e.round = static_cast<std::int32_t>(r.phase);
+  e.reason = reason;
+  self->send(s.shared->recorder, std::move(e));
 }
 
 /// Arms the phase's timeout or deadline (per pull of the phase) while anyone is expected.

@@ -1,7 +1,8 @@
 #pragma once
 /// Every message exchanged by fedsim's actors: plain structs with a CAF inspect overload (so
 /// they can cross a process boundary; every double through `wire()`, bit for bit), registered in
-/// one type-ID block. Nothing else lives here.
+/// one type-ID block. The records the recorder writes are messages too, declared with their
+/// fields in records.hpp. Nothing else lives here.
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -10,13 +11,10 @@
 
 #include <caf/all.hpp>
 
+#include "actors/records.hpp"
 #include "actors/wire_double.hpp"
 
 namespace fedsim::actors {
-
-/// Address of a federation member on the simulated network: agents are 0 .. N-1.
-using node_id = std::uint32_t;
-constexpr node_id server_node = 0xFFFFFF00u;
 
 /// An immutable vector shared by reference: one broadcast buffer serves every recipient.
 struct shared_buffer {
@@ -220,37 +218,6 @@ typename Inspector::result_type inspect(Inspector& f, membership_notice& x) {
   return f(caf::meta::type_name("membership_notice"), x.agent, x.alive);
 }
 
-/// Agent -> recorder: one query (fbo::ObservationRecord plus the virtual time).
-struct observation_event {
-  std::int32_t agent = 0;
-  std::int32_t iteration = 0;
-  std::int32_t index = 0;  ///< the candidate queried, -1 on a box
-  double time = 0.0;
-  std::vector<double> x;   ///< every coordinate, in the objective's own coordinates
-  double y = 0.0;
-  double f = 0.0;
-  double simple_regret = 0.0;
-  double best_y = 0.0;     ///< the largest y this agent has observed so far
-  std::int32_t branch = 0;
-  std::int32_t source = -1;
-  /// Measured wall seconds of an external evaluation (NaN: not measured; never in
-  /// observations.csv, which stays reproducible: evaluation_times.csv holds them).
-  double wall_seconds = 0.0;
-};
-
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, observation_event& x) {
-  auto w_time = wire(x.time);
-  auto w_y = wire(x.y);
-  auto w_f = wire(x.f);
-  auto w_simple_regret = wire(x.simple_regret);
-  auto w_best_y = wire(x.best_y);
-  auto w_wall_seconds = wire(x.wall_seconds);
-  auto w_x = wire(x.x);
-  return f(caf::meta::type_name("observation_event"), x.agent, x.iteration, x.index, w_time, w_x,
-           w_y, w_f, w_simple_regret, w_best_y, x.branch, x.source, w_wall_seconds);
-}
-
 /// An external evaluator -> the agent that submitted the query (posted from the evaluator's
 /// thread): how evaluation `slot` of the agent's batch `generation` ended. Absent values
 /// (f, cost) are NaN.
@@ -296,62 +263,6 @@ typename Inspector::result_type inspect(Inspector& f, finish_summary& x) {
            w_mean_best_observed, x.failed_evaluations);
 }
 
-/// Server -> recorder: what one round did.
-struct round_event {
-  std::int32_t round = 0;
-  double time = 0.0;
-  std::int32_t participants = 0;  ///< well-formed vectors the round had
-  std::int32_t selected = 0;      ///< of those, chosen by subsampling and aggregated
-  std::int32_t late = 0;
-  std::int32_t dropped = 0;
-  std::int32_t rejected = 0;
-  std::int32_t clipped = 0;
-  std::int32_t alive = 0;
-  double noise_std = 0.0;
-  double epsilon = 0.0;           ///< by privacy.accountant, spent so far
-  bool released = true;
-  double aggregate_norm = 0.0;  ///< L2 norm of the broadcast vector
-  double epsilon_rdp = 0.0;     ///< the same releases by the moments accountant
-  double epsilon_pld = 0.0;     ///< ... and by the tight accountant
-  /// Reports the per-agent privacy filter left out (their agents' own budget reached).
-  std::int32_t filtered = 0;
-};
-
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, round_event& x) {
-  auto w_time = wire(x.time);
-  auto w_noise_std = wire(x.noise_std);
-  auto w_epsilon = wire(x.epsilon);
-  auto w_aggregate_norm = wire(x.aggregate_norm);
-  auto w_epsilon_rdp = wire(x.epsilon_rdp);
-  auto w_epsilon_pld = wire(x.epsilon_pld);
-  return f(caf::meta::type_name("round_event"), x.round, w_time, x.participants, x.selected, x.late,
-           x.dropped, x.rejected, x.clipped, x.alive, w_noise_std, w_epsilon, x.released,
-           w_aggregate_norm, w_epsilon_rdp, w_epsilon_pld, x.filtered);
-}
-
-/// Network or server -> recorder: one line of events.jsonl. `seq` orders events of the same
-/// source and time.
-struct network_event {
-  double time = 0.0;
-  std::uint64_t seq = 0;
-  /// network: send, deliver, drop, duplicate, corrupt; server: reject, late
-  std::string kind;
-  node_id from = 0;
-  node_id to = 0;
-  std::string payload;  ///< payload type
-  std::int32_t round = -1;
-  std::uint64_t bytes = 0;
-  std::string reason;
-};
-
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, network_event& x) {
-  auto w_time = wire(x.time);
-  return f(caf::meta::type_name("network_event"), w_time, x.seq, x.kind, x.from, x.to, x.payload,
-           x.round, x.bytes, x.reason);
-}
-
 /// Network -> recorder, in virtual time: the events one wave (its deliveries, then what its
 /// handlers sent) logged, in order, in one message instead of one each.
 struct network_events {
@@ -361,24 +272,6 @@ struct network_events {
 template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, network_events& x) {
   return f(caf::meta::type_name("network_events"), x.events);
-}
-
-/// Network or server -> recorder: an agent's (client's) state changed. For the live view only
-/// (RunObserver::agent, `fedsim run --stream`); never in the output files, and sent only when
-/// an observer asked for it. From the network's plan, as its clock passes the time: crashed,
-/// recovered, offline, online (availability), partitioned, healed, straggling (at 0, a
-/// persistent straggler), and in wall-clock runs lost, rejoined (an agent's process); from the
-/// server's membership: presumed_dead, revived.
-struct agent_state_event {
-  double time = 0.0;
-  std::int32_t agent = 0;
-  std::string state;
-};
-
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, agent_state_event& x) {
-  auto w_time = wire(x.time);
-  return f(caf::meta::type_name("agent_state_event"), w_time, x.agent, x.state);
 }
 
 /// Fed-PNE server -> clients: phase p's active nodes (xarmed::PhaseBroadcast on the wire); the
@@ -409,50 +302,6 @@ template <class Inspector>
 typename Inspector::result_type inspect(Inspector& f, phase_report& x) {
   auto w_means = wire(x.means);
   return f(caf::meta::type_name("phase_report"), x.client, x.phase, w_means, x.pulls, x.digest);
-}
-
-/// Fed-PNE client -> recorder: its cumulative regret after a phase's pulls.
-struct pull_event {
-  std::int32_t client = 0;
-  std::int64_t phase = 0;
-  std::int64_t steps = 0;  ///< pulls made so far
-  double time = 0.0;
-  double cumulative_regret = 0.0;
-};
-
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, pull_event& x) {
-  auto w_time = wire(x.time);
-  auto w_cumulative_regret = wire(x.cumulative_regret);
-  return f(caf::meta::type_name("pull_event"), x.client, x.phase, x.steps, w_time,
-           w_cumulative_regret);
-}
-
-/// Fed-PNE server -> recorder: what closing a phase did.
-struct phase_event {
-  std::int64_t phase = 0;
-  double time = 0.0;
-  std::int32_t depth = 0;
-  std::int64_t nodes = 0;
-  std::int64_t pulls_per_node = 0;
-  std::int32_t reporters = 0;
-  std::int32_t excluded = 0;  ///< clients alive but not in the global mean
-  std::int32_t late = 0;
-  std::int32_t rejected = 0;
-  std::int32_t alive = 0;
-  std::int64_t survivors = 0;
-  double best_mean = 0.0;
-  double confidence_width = 0.0;
-};
-
-template <class Inspector>
-typename Inspector::result_type inspect(Inspector& f, phase_event& x) {
-  auto w_time = wire(x.time);
-  auto w_best_mean = wire(x.best_mean);
-  auto w_confidence_width = wire(x.confidence_width);
-  return f(caf::meta::type_name("phase_event"), x.phase, w_time, x.depth, x.nodes,
-           x.pulls_per_node, x.reporters, x.excluded, x.late, x.rejected, x.alive, x.survivors,
-           w_best_mean, w_confidence_width);
 }
 
 /// Server -> accountant: the price of one release (q, z) and the agents whose reports it would

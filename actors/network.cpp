@@ -44,7 +44,16 @@ void log(self_ptr self, const char* kind, const envelope& env, const std::string
   auto& s = self->state;
   if (!s.wiring.log_events || !s.wiring.recorder || (traffic && !s.wiring.log_traffic)) return;
   const auto [payload, round] = describe(env.payload);
-  network_event e{s.now, s.log_seq++, kind, env.from, env.to, payload, round, env.bytes, reason};
+  network_event e;
+  e.time = s.now;
+  e.seq = s.log_seq++;
+  e.kind = kind;
+  e.from = env.from;
+  e.to = env.to;
+  e.payload = payload;
+  e.round = round;
+  e.bytes = env.bytes;
+  e.reason = reason;
   if (s.plan.clock.wall) self->send(s.wiring.recorder, std::move(e));
   else s.log_batch.events.push_back(std::move(e));
 }
@@ -69,8 +78,12 @@ void send_states(self_ptr self) {
 /// A state change that is not in the plan (a lost or rejoined agent process), at `now`.
 void send_state(self_ptr self, node_id agent, const char* state) {
   auto& s = self->state;
-  if (s.wiring.live)
-    self->send(s.wiring.recorder, agent_state_event{s.now, static_cast<std::int32_t>(agent), state});
+  if (!s.wiring.live) return;
+  agent_state_event e;
+  e.time = s.now;
+  e.agent = static_cast<std::int32_t>(agent);
+  e.state = state;
+  self->send(s.wiring.recorder, std::move(e));
 }
 
 void enqueue(self_ptr self, double time, node_id sender, std::uint64_t counter,

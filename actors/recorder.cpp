@@ -14,6 +14,8 @@
 
 #include "actors/checkpoint/state_archive.hpp"
 #include "actors/csv_writer.hpp"
+#include "actors/record_csv.hpp"
+#include "actors/record_json.hpp"
 #include "actors/failure.hpp"
 #include "engine/fbo/algorithms.hpp"
 
@@ -60,45 +62,20 @@ bool PullOrder::operator()(const pull_event& a, const pull_event& b) const {
   return std::tie(a.client, a.steps) < std::tie(b.client, b.steps);
 }
 
-long long json_node(node_id n) {
-  if (n == server_node) return -1;
-  if (n > server_node) return -2;
-  return static_cast<long long>(n);
-}
-
-node_id node_from_json(long long n) {
-  if (n == -1) return server_node;
-  if (n < 0) return server_node + 1;  // the network (network.hpp's network_node)
-  return static_cast<node_id>(n);
-}
-
 void write_rounds(const std::string& file, const std::vector<round_event>& rounds) {
-  CsvWriter csv(file, {"round", "time", "participants", "selected", "late", "dropped", "rejected", "clipped",
-                       "alive", "noise_std", "epsilon", "released", "aggregate_norm",
-                       "epsilon_rdp", "epsilon_pld", "filtered"});
-  for (const auto& r : rounds)
-    csv.row(r.round, r.time, r.participants, r.selected, r.late, r.dropped, r.rejected, r.clipped, r.alive,
-            r.noise_std, r.epsilon, r.released ? 1 : 0, r.aggregate_norm, r.epsilon_rdp,
-            r.epsilon_pld, r.filtered);
+  CsvWriter csv(file, csv_header<round_event>());
+  for (const auto& r : rounds) write_csv_row(csv, r);
 }
 
 void write_phases(const std::string& file, const std::vector<phase_event>& phases) {
-  CsvWriter csv(file, {"phase", "time", "depth", "nodes", "pulls_per_node", "reporters",
-                       "excluded", "late", "rejected", "alive", "survivors", "best_mean",
-                       "confidence_width"});
-  for (const auto& p : phases)
-    csv.row(p.phase, p.time, p.depth, p.nodes, p.pulls_per_node, p.reporters, p.excluded, p.late,
-            p.rejected, p.alive, p.survivors, p.best_mean, p.confidence_width);
+  CsvWriter csv(file, csv_header<phase_event>());
+  for (const auto& p : phases) write_csv_row(csv, p);
 }
 
 void write_observations(const std::string& file, ObservationRows& rows, int dim,
                         const std::function<void(const observation_event&)>& each,
                         const std::string& times_file) {
-  std::vector<std::string> columns = {"agent", "iteration", "time"};
-  for (int j = 0; j < dim; ++j) columns.push_back("x" + std::to_string(j));
-  for (const char* c : {"y", "f", "simple_regret", "best_y", "branch", "source"})
-    columns.push_back(c);
-  CsvWriter csv(file, columns);
+  CsvWriter csv(file, csv_header<observation_event>(dim));
   std::optional<CsvWriter> times;
   if (!times_file.empty())
     times.emplace(times_file, std::vector<std::string>{"agent", "iteration", "wall_seconds"});
@@ -107,71 +84,25 @@ void write_observations(const std::string& file, ObservationRows& rows, int dim,
     if (static_cast<int>(o.x.size()) != dim)
       throw std::logic_error("observations.csv: a point with " + std::to_string(o.x.size()) +
                              " coordinates in a " + std::to_string(dim) + "-dimensional run");
-    csv.begin_row();
-    csv.cells(o.agent, o.iteration, o.time);
-    for (double v : o.x) csv.cells(v);
-    csv.cells(o.y, o.f, o.simple_regret, o.best_y,
-              fbo::to_string(static_cast<fbo::Branch>(o.branch)), o.source);
-    csv.end_row();
+    write_csv_row(csv, o);
     if (times && !std::isnan(o.wall_seconds)) times->row(o.agent, o.iteration, o.wall_seconds);
   });
 }
 
 void write_pulls(const std::string& file, PullRows& rows) {
-  CsvWriter csv(file, {"client", "phase", "step", "time", "cumulative_regret"});
-  rows.drain([&](const pull_event& p) {
-    csv.row(p.client, p.phase, p.steps, p.time, p.cumulative_regret);
-  });
+  CsvWriter csv(file, csv_header<pull_event>());
+  rows.drain([&](const pull_event& p) { write_csv_row(csv, p); });
 }
 
 namespace {
 
-/// s as the inside of a JSON string (a worker's failure message may hold anything).
-std::string json_escaped(const std::string& s) {
-  std::string out;
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (u < 0x20) {
-      char esc[8];
-      std::snprintf(esc, sizeof esc, "\\u%04x", u);
-      out += esc;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
 void write_events(const std::string& file, EventRows& events) {
   std::ofstream out(file);
   if (!out) throw std::runtime_error("cannot write " + file);
-  std::string line;  // one event, put out whole (numbers as decimal.hpp writes them)
+  std::string line;  // one event, put out whole
   events.drain([&](const network_event& e) {
-    line.assign("{\"time\":");
-    append_g10(line, e.time);
-    line += ",\"event\":\"";
-    line += e.kind;
-    line += "\",\"from\":";
-    append_int(line, json_node(e.from));
-    line += ",\"to\":";
-    append_int(line, json_node(e.to));
-    line += ",\"payload\":\"";
-    line += e.payload;
-    line += "\",\"round\":";
-    append_int(line, e.round);
-    line += ",\"bytes\":";
-    append_int(line, e.bytes);
-    if (!e.reason.empty()) (line += ",\"reason\":\"") += json_escaped(e.reason) += '"';
-    line += "}\n";
+    line.clear();
+    append_jsonl(line, e);
     out.write(line.data(), static_cast<std::streamsize>(line.size()));
   });
   if (!out) throw std::runtime_error("cannot write " + file);

@@ -35,11 +35,6 @@ struct RunObserver {
   std::function<void(double time)> wave;
 };
 
-/// A node id as events.jsonl (and the live stream) write it: agents keep their ids, the server
-/// is -1 and the network itself -2; node_from_json is the inverse.
-long long json_node(node_id n);
-node_id node_from_json(long long n);
-
 /// The order of each file's rows (a total order, so the files never depend on thread timing).
 struct ObservationOrder {  ///< (agent, iteration)
   bool operator()(const observation_event& a, const observation_event& b) const;

@@ -40,8 +40,16 @@ void send_all(self_ptr self, const caf::message& payload, std::uint64_t bytes) {
 
 void log_event(self_ptr self, const char* kind, const report& r, const char* reason) {
   auto& s = self->state;
-  self->send(s.shared->recorder, network_event{s.now, s.event_seq++, kind, r.agent, server_node,
-                                               "report", r.round, 0, reason});
+  network_event e;
+  e.time = s.now;
+  e.seq = s.event_seq++;
+  e.kind = kind;
+  e.from = r.agent;
+  e.to = server_node;
+  e.payload = "report";
+  e.round = r.round;
+  e.reason = reason;
+  self->send(s.shared->recorder, std::move(e));
 }
 
 void log_reject(self_ptr self, const report& r, const char* reason) {
@@ -97,10 +105,24 @@ void finish_round(self_ptr self, broadcast b, const fbo::RoundStats& stats, int 
   send_all(self, caf::make_message(std::move(b)), bytes);
   logger("server")->debug("t={:.3f} round {}: {} vectors, {} selected, {} late, {} rejected, eps {:.3f}",
                           s.now, s.round, participants, selected, s.late, s.rejected, spent.epsilon);
-  self->send(s.shared->recorder,
-             round_event{s.round, s.now, participants, selected, s.late, s.dropped, s.rejected + stats.rejected,
-                         stats.clipped, alive, stats.noise_std, spent.epsilon, released,
-                         std::sqrt(norm2), spent.epsilon_rdp, spent.epsilon_pld, filtered});
+  round_event e;
+  e.round = s.round;
+  e.time = s.now;
+  e.participants = participants;
+  e.selected = selected;
+  e.late = s.late;
+  e.dropped = s.dropped;
+  e.rejected = s.rejected + stats.rejected;
+  e.clipped = stats.clipped;
+  e.alive = alive;
+  e.noise_std = stats.noise_std;
+  e.epsilon = spent.epsilon;
+  e.released = released;
+  e.aggregate_norm = std::sqrt(norm2);
+  e.epsilon_rdp = spent.epsilon_rdp;
+  e.epsilon_pld = spent.epsilon_pld;
+  e.filtered = filtered;
+  self->send(s.shared->recorder, std::move(e));
   for (int n = 0; n < num_agents(s); ++n) {
     s.kept[n].clear();
     members(s).set_contributed(n, false);

@@ -129,7 +129,11 @@ void write_central_pulls(const std::filesystem::path& file,
 std::function<void(std::int64_t, double)> central_progress(const RunObserver* observer) {
   if (!observer || !observer->pull) return {};
   return [observer](std::int64_t steps, double regret) {
-    observer->pull(pull_event{0, steps, steps, 0.0, regret});
+    pull_event e;  // one central learner: client 0, a "phase" per pull, no clock
+    e.phase = steps;
+    e.steps = steps;
+    e.cumulative_regret = regret;
+    observer->pull(e);
   };
 }
 

@@ -7,6 +7,7 @@
 #include <limits>
 #include <tuple>
 
+#include "actors/record_json.hpp"
 #include "actors/recorder.hpp"
 #include "engine/fbo/algorithm_traits.hpp"
 
@@ -109,6 +110,14 @@ struct LiveRun::State {
                 {"wall", replay ? json(nullptr) : json(wall())}};
   }
 
+  /// A record's stream line: its type and time, then its fields (actors/records.hpp).
+  template <class R>
+  json record_line(const R& e) const {
+    json j = line(actors::record<R>::stream_type, e.time);
+    actors::add_stream_fields(j, e);
+    return j;
+  }
+
   void write(const json& j) {
     const std::string text = j.dump();
     for (auto& s : sinks)
@@ -141,10 +150,7 @@ struct LiveRun::State {
 
   void emit(const actors::agent_state_event& e) {
     if (sinks.empty()) return;
-    json j = line("agent", e.time);
-    j["agent"] = e.agent;
-    j["state"] = e.state;
-    write(j);
+    write(record_line(e));
   }
   void emit(const actors::observation_event& e) {
     figures.time = std::max(figures.time, e.time);
@@ -161,17 +167,7 @@ struct LiveRun::State {
                              : 0.0;
     }
     if (sinks.empty()) return;
-    json j = line("observation", e.time);
-    j["agent"] = e.agent;
-    j["iteration"] = e.iteration;
-    json x = json::array();
-    for (double v : e.x) x.push_back(number(v));
-    j["x"] = std::move(x);
-    j["y"] = number(e.y);
-    j["f"] = number(e.f);
-    j["simple_regret"] = number(e.simple_regret);
-    j["best_y"] = number(e.best_y);
-    write(j);
+    write(record_line(e));
   }
   void emit(const actors::pull_event& e) {
     figures.time = std::max(figures.time, e.time);
@@ -182,24 +178,11 @@ struct LiveRun::State {
       show_progress(false);
     }
     if (sinks.empty()) return;
-    json j = line("pull", e.time);
-    j["client"] = e.client;
-    j["phase"] = e.phase;
-    j["steps"] = e.steps;
-    j["cumulative_regret"] = number(e.cumulative_regret);
-    write(j);
+    write(record_line(e));
   }
   void emit(const actors::network_event& e) {
     if (sinks.empty()) return;
-    json j = line("fault", e.time);
-    j["kind"] = e.kind;
-    j["from"] = actors::json_node(e.from);
-    j["to"] = actors::json_node(e.to);
-    j["payload"] = e.payload;
-    j["round"] = e.round;
-    j["bytes"] = e.bytes;
-    j["reason"] = e.reason;
-    write(j);
+    write(record_line(e));
   }
   void emit(const actors::round_event& e) {
     figures.time = std::max(figures.time, e.time);
@@ -210,20 +193,7 @@ struct LiveRun::State {
     show_progress(false);
   }
   void write_round(const actors::round_event& e) {
-    json j = line("round", e.time);
-    j["round"] = e.round;
-    j["participants"] = e.participants;
-    j["selected"] = e.selected;
-    j["late"] = e.late;
-    j["dropped"] = e.dropped;
-    j["rejected"] = e.rejected;
-    j["clipped"] = e.clipped;
-    j["filtered"] = e.filtered;
-    j["alive"] = e.alive;
-    j["released"] = e.released;
-    j["noise_std"] = number(e.noise_std);
-    j["aggregate_norm"] = number(e.aggregate_norm);
-    j["epsilon"] = number(e.epsilon);
+    json j = record_line(e);
     j["regret"] = regret();
     j["progress"] = figures.progress;
     write(j);
@@ -248,20 +218,8 @@ struct LiveRun::State {
     show_progress(false);
   }
   void write_phase(const actors::phase_event& e) {
-    json j = line("phase", e.time);
-    j["phase"] = e.phase;
-    j["depth"] = e.depth;
-    j["nodes"] = e.nodes;
-    j["pulls_per_node"] = e.pulls_per_node;
+    json j = record_line(e);
     j["pulls"] = figures.pulls;
-    j["reporters"] = e.reporters;
-    j["excluded"] = e.excluded;
-    j["late"] = e.late;
-    j["rejected"] = e.rejected;
-    j["alive"] = e.alive;
-    j["survivors"] = e.survivors;
-    j["best_mean"] = number(e.best_mean);
-    j["confidence_width"] = number(e.confidence_width);
     j["regret"] = regret();
     j["progress"] = figures.progress;
     write(j);

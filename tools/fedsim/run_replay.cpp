@@ -15,6 +15,8 @@
 
 #include "actors/agent_states.hpp"
 #include "actors/network_plan.hpp"
+#include "actors/record_csv.hpp"
+#include "actors/record_json.hpp"
 #include "scenarios/echo.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
@@ -34,7 +36,7 @@ namespace {
 }
 
 /// A CSV file fedsim wrote (no quoted fields): its header and rows, every row as long as the
-/// header; cells read by column name, a cell that is not a number is an error naming it.
+/// header (read_records reads a record's rows from it).
 struct Table {
   fs::path file;
   std::vector<std::string> header;
@@ -45,29 +47,27 @@ struct Table {
     if (it == header.end()) bad_file(file, 1, "no column '" + name + "'");
     return static_cast<std::size_t>(it - header.begin());
   }
-  /// A number; empty, "nan", "inf" and the like as the files write them.
-  double number(std::size_t row, std::size_t col) const {
-    const std::string& cell = rows[row][col];
-    if (cell.empty()) return std::numeric_limits<double>::quiet_NaN();
-    char* end = nullptr;
-    const double v = std::strtod(cell.c_str(), &end);
-    if (end == cell.c_str() || *end != '\0')
-      bad_file(file, row + 2, "column '" + header[col] + "': '" + cell + "' is not a number");
-    return v;
-  }
-  /// An integer in [lo, hi].
-  long long integer(std::size_t row, std::size_t col,
-                    long long lo = std::numeric_limits<std::int32_t>::min(),
-                    long long hi = std::numeric_limits<std::int32_t>::max()) const {
-    const std::string& cell = rows[row][col];
-    long long v = 0;
-    const auto [ptr, ec] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
-    if (cell.empty() || ec != std::errc() || ptr != cell.data() + cell.size() || v < lo || v > hi)
-      bad_file(file, row + 2, "column '" + header[col] + "': '" + cell + "' is not an integer in [" +
-                                  std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    return v;
-  }
 };
+
+/// The rows of a record's file, as the record declares its columns (actors/record_csv.hpp).
+template <class R>
+std::vector<R> read_records(const Table& t) {
+  std::vector<R> out;
+  try {
+    const actors::CsvRecordReader<R> reader(t.header);
+    out.reserve(t.rows.size());
+    for (std::size_t k = 0; k < t.rows.size(); ++k) {
+      try {
+        out.push_back(reader.read(t.rows[k]));
+      } catch (const actors::RecordError& e) {
+        bad_file(t.file, k + 2, e.what());
+      }
+    }
+  } catch (const actors::RecordError& e) {
+    bad_file(t.file, 1, e.what());
+  }
+  return out;
+}
 
 Table read_table(const fs::path& file) {
   std::ifstream in(file);
@@ -141,36 +141,12 @@ std::vector<std::string> replay_run(const fs::path& dir) {
 
   const Table obs = read_table(dir / "observations.csv");
   if (fed_pne) {
-    const auto c = obs.column("client"), p = obs.column("phase"), s = obs.column("step"),
-               t = obs.column("time"), r = obs.column("cumulative_regret");
-    const long long big = std::numeric_limits<std::int64_t>::max();
-    for (std::size_t k = 0; k < obs.rows.size(); ++k) {
-      actors::pull_event e{static_cast<std::int32_t>(obs.integer(k, c, 0)), obs.integer(k, p, 0, big),
-                           obs.integer(k, s, 0, big), obs.number(k, t), obs.number(k, r)};
+    for (const actors::pull_event& e : read_records<actors::pull_event>(obs))
       records.push_back({e.time, e.phase, 2, [e](const actors::RunObserver& o) { o.pull(e); }});
-    }
   } else {
-    const auto a = obs.column("agent"), i = obs.column("iteration"), t = obs.column("time"),
-               y = obs.column("y"), f = obs.column("f"), r = obs.column("simple_regret"),
-               b = obs.column("best_y");
-    std::vector<std::size_t> xs;
-    for (std::size_t k = 0; k < obs.header.size(); ++k)
-      if (obs.header[k].size() > 1 && obs.header[k][0] == 'x' &&
-          std::isdigit(static_cast<unsigned char>(obs.header[k][1])))
-        xs.push_back(k);
-    for (std::size_t k = 0; k < obs.rows.size(); ++k) {
-      actors::observation_event e;
-      e.agent = static_cast<std::int32_t>(obs.integer(k, a, 0));
-      e.iteration = static_cast<std::int32_t>(obs.integer(k, i));
-      e.time = obs.number(k, t);
-      for (std::size_t col : xs) e.x.push_back(obs.number(k, col));
-      e.y = obs.number(k, y);
-      e.f = obs.number(k, f);
-      e.simple_regret = obs.number(k, r);
-      e.best_y = obs.number(k, b);
+    for (const actors::observation_event& e : read_records<actors::observation_event>(obs))
       records.push_back({e.time, e.iteration, 1,
                          [e](const actors::RunObserver& o) { o.observation(e); }});
-    }
   }
 
   if (fs::exists(dir / "events.jsonl")) {
@@ -181,18 +157,11 @@ std::vector<std::string> replay_run(const fs::path& dir) {
       ++n;
       if (line.empty()) continue;
       const nlohmann::json j = read_json(file, n, line);
+      if (j.value("event", "") == "send" || j.value("event", "") == "deliver") continue;
       actors::network_event e;
       try {
-        e.kind = j.value("event", "");
-        if (e.kind == "send" || e.kind == "deliver") continue;
-        e.time = j.value("time", 0.0);
-        e.from = actors::node_from_json(j.value("from", 0LL));
-        e.to = actors::node_from_json(j.value("to", 0LL));
-        e.payload = j.value("payload", "");
-        e.round = j.value("round", -1);
-        e.bytes = j.value("bytes", std::uint64_t{0});
-        e.reason = j.value("reason", "");
-      } catch (const nlohmann::json::exception& x) {
+        e = actors::from_jsonl<actors::network_event>(j);
+      } catch (const std::exception& x) {
         bad_file(file, n, std::string("not an event as fedsim writes them (") + x.what() + ")");
       }
       records.push_back({e.time, e.round, 3, [e](const actors::RunObserver& o) { o.event(e); }});
@@ -200,42 +169,12 @@ std::vector<std::string> replay_run(const fs::path& dir) {
   }
 
   if (fed_pne && fs::exists(dir / "phases.csv")) {
-    const fs::path file = dir / "phases.csv";
-    const Table phases = read_table(file);
-    auto col = [&](const char* name) { return phases.column(name); };
-    const auto p = col("phase"), t = col("time"), d = col("depth"), n = col("nodes"),
-               ppn = col("pulls_per_node"), rep = col("reporters"), ex = col("excluded"),
-               late = col("late"), rej = col("rejected"), alive = col("alive"),
-               surv = col("survivors"), bm = col("best_mean"), cw = col("confidence_width");
-    const long long big = std::numeric_limits<std::int64_t>::max();
-    for (std::size_t k = 0; k < phases.rows.size(); ++k) {
-      auto i32 = [&](std::size_t c) { return static_cast<std::int32_t>(phases.integer(k, c, 0)); };
-      actors::phase_event e{phases.integer(k, p, 0, big), phases.number(k, t), i32(d),
-                            phases.integer(k, n, 0, big), phases.integer(k, ppn, 0, big), i32(rep),
-                            i32(ex), i32(late), i32(rej), i32(alive),
-                            phases.integer(k, surv, 0, big), phases.number(k, bm),
-                            phases.number(k, cw)};
+    for (const actors::phase_event& e : read_records<actors::phase_event>(read_table(dir / "phases.csv")))
       records.push_back({e.time, e.phase, 5, [e](const actors::RunObserver& o) { o.phase(e); }});
-    }
   } else if (!fed_pne && fs::exists(dir / "rounds.csv")) {  // the loop driver writes none
-    const fs::path file = dir / "rounds.csv";
-    const Table rounds = read_table(file);
-    auto col = [&](const char* name) { return rounds.column(name); };
-    const auto r = col("round"), t = col("time"), part = col("participants"), sel = col("selected"),
-               late = col("late"), drop = col("dropped"), rej = col("rejected"),
-               clip = col("clipped"), alive = col("alive"), noise = col("noise_std"),
-               eps = col("epsilon"), rel = col("released"), norm = col("aggregate_norm"),
-               rdp = col("epsilon_rdp"), pld = col("epsilon_pld"), filt = col("filtered");
-    for (std::size_t k = 0; k < rounds.rows.size(); ++k) {
-      auto i32 = [&](std::size_t c) { return static_cast<std::int32_t>(rounds.integer(k, c, 0)); };
-      auto num = [&](std::size_t c) { return rounds.number(k, c); };
-      actors::round_event e{i32(r),     num(t),   i32(part), i32(sel),  i32(late), i32(drop),
-                            i32(rej),   i32(clip), i32(alive), num(noise), num(eps),
-                            rounds.integer(k, rel, 0, 1) != 0, num(norm), num(rdp), num(pld),
-                            i32(filt)};
+    for (const actors::round_event& e : read_records<actors::round_event>(read_table(dir / "rounds.csv")))
       // Round r closes after iteration r's observations (same epoch, ranked after them).
       records.push_back({e.time, e.round, 4, [e](const actors::RunObserver& o) { o.round(e); }});
-    }
   }
 
   std::stable_sort(records.begin(), records.end(), [](const Record& a, const Record& b) {
