@@ -78,14 +78,20 @@ void write_observations(const std::string& file, ObservationRows& rows, int dim,
   CsvWriter csv(file, csv_header<observation_event>(dim));
   std::optional<CsvWriter> times;
   if (!times_file.empty())
-    times.emplace(times_file, std::vector<std::string>{"agent", "iteration", "wall_seconds"});
+    times.emplace(times_file, csv_header<evaluation_time_row>());
   rows.drain([&](const observation_event& o) {
     if (each) each(o);
     if (static_cast<int>(o.x.size()) != dim)
       throw std::logic_error("observations.csv: a point with " + std::to_string(o.x.size()) +
                              " coordinates in a " + std::to_string(dim) + "-dimensional run");
     write_csv_row(csv, o);
-    if (times && !std::isnan(o.wall_seconds)) times->row(o.agent, o.iteration, o.wall_seconds);
+    if (times && !std::isnan(o.wall_seconds)) {
+      evaluation_time_row t;
+      t.agent = o.agent;
+      t.iteration = o.iteration;
+      t.wall_seconds = o.wall_seconds;
+      write_csv_row(*times, t);
+    }
   });
 }
 

@@ -252,4 +252,57 @@ struct record<phase_event> {
       number_field("confidence_width", &R::confidence_width, "the elimination's confidence width"));
 };
 
+/// A row of evaluation_times.csv: the measured wall time of one external evaluation (the one
+/// output that is not reproducible; written beside observations.csv when any was measured).
+struct evaluation_time_row {
+  std::int32_t agent = 0;
+  std::int32_t iteration = 0;
+  double wall_seconds = 0.0;
+};
+
+template <>
+struct record<evaluation_time_row> {
+  using R = evaluation_time_row;
+  static constexpr const char* type_name = "evaluation_time_row";
+  static constexpr const char* file = "evaluation_times.csv";
+  static constexpr const char* stream_type = nullptr;
+  static constexpr auto fields = std::make_tuple(
+      count_field("agent", &R::agent, "the agent", in_file),
+      integer_field("iteration", &R::iteration, "its iteration", in_file),
+      number_field("wall_seconds", &R::wall_seconds, "measured wall seconds of the evaluation", in_file));
+};
+
+/// A row of privacy_agents.csv: one agent's privacy over a private FBO run.
+struct agent_privacy_row {
+  std::int32_t agent = 0;
+  std::int64_t releases = 0;
+  double epsilon = 0.0;
+  std::int64_t filtered = 0;
+};
+
+template <>
+struct record<agent_privacy_row> {
+  using R = agent_privacy_row;
+  static constexpr const char* type_name = "agent_privacy_row";
+  static constexpr const char* file = "privacy_agents.csv";
+  static constexpr const char* stream_type = nullptr;
+  static constexpr auto fields = std::make_tuple(
+      count_field("agent", &R::agent, "the agent", in_file),
+      count_field("releases", &R::releases, "releases its report took part in", in_file),
+      number_field("epsilon", &R::epsilon, "its own epsilon, by privacy.accountant", in_file),
+      count_field("filtered", &R::filtered, "its reports the per-agent filter left out", in_file));
+};
+
+/// The files of a run folder that records make, one row each: what a new output file adds
+/// (with its record above). `fedsim` writes the others itself (summary.json,
+/// config.resolved.toml); docs/cli.md's table of output files is generated from this one.
+struct OutputFile {
+  const char* name;
+  const char* when;                     ///< which runs have it
+  std::string (*columns_markdown)();   ///< its columns with their docs, for the table
+};
+const std::vector<OutputFile>& output_files();
+/// The table of output_files() in markdown (docs/cli.md holds it between markers).
+std::string output_files_markdown();
+
 }  // namespace fedsim::actors

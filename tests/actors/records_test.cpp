@@ -392,12 +392,44 @@ TEST_CASE("records are inspected in the order of the hand-written inspects they 
 
 TEST_CASE("docs/stream.schema.json is the one the records declare", "[records][stream]") {
   const auto path = std::filesystem::path(FEDSIM_SCENARIO_DIR).parent_path() / "docs" / "stream.schema.json";
-  INFO("regenerate it with: build/tests/fedsim_tests \"[update-stream-schema]\"");
+  INFO("regenerate it with: build/tests/fedsim_tests \"[update-records]\"");
   CHECK(fedsim::test::slurp(path) == fedsim::cli::stream_schema_text());
 }
 
 // Hidden (run by name): rewrites docs/stream.schema.json from the declarations.
-TEST_CASE("update docs/stream.schema.json", "[.][update-stream-schema]") {
+TEST_CASE("update docs/stream.schema.json", "[.][update-records]") {
   std::ofstream(std::filesystem::path(FEDSIM_SCENARIO_DIR).parent_path() / "docs" / "stream.schema.json")
       << fedsim::cli::stream_schema_text();
+}
+
+namespace {
+const std::string files_begin = "<!-- output-files:begin (generated from actors/records.cpp) -->\n";
+const std::string files_end = "<!-- output-files:end -->";
+const std::filesystem::path cli_doc = std::filesystem::path(FEDSIM_SCENARIO_DIR).parent_path() / "docs" / "cli.md";
+}  // namespace
+
+TEST_CASE("docs/cli.md's table of output files is the records'", "[records]") {
+  const std::string doc = fedsim::test::slurp(cli_doc);
+  INFO("regenerate it with: build/tests/fedsim_tests \"[update-records]\"");
+  const auto b = doc.find(files_begin);
+  const auto e = doc.find(files_end);
+  REQUIRE(b != std::string::npos);
+  REQUIRE(e != std::string::npos);
+  CHECK(doc.substr(b + files_begin.size(), e - b - files_begin.size()) == output_files_markdown());
+  // Every file's columns are its record's: the privacy table as privacy_agents.csv has it.
+  CHECK(csv_header<agent_privacy_row>() ==
+        std::vector<std::string>{"agent", "releases", "epsilon", "filtered"});
+  CHECK(csv_header<evaluation_time_row>() ==
+        std::vector<std::string>{"agent", "iteration", "wall_seconds"});
+}
+
+// Hidden (run by name, with the schema): rewrites the table between docs/cli.md's markers.
+TEST_CASE("update docs/cli.md's table of output files", "[.][update-records]") {
+  std::string doc = fedsim::test::slurp(cli_doc);
+  const auto b = doc.find(files_begin);
+  const auto e = doc.find(files_end);
+  REQUIRE(b != std::string::npos);
+  REQUIRE(e != std::string::npos);
+  doc.replace(b + files_begin.size(), e - b - files_begin.size(), output_files_markdown());
+  std::ofstream(cli_doc) << doc;
 }

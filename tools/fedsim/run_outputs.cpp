@@ -10,6 +10,7 @@
 #include <string>
 
 #include "actors/csv_writer.hpp"
+#include "actors/record_csv.hpp"
 #include "actors/policy/liveness.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/json_number.hpp"
@@ -198,9 +199,15 @@ void write_summary(const std::filesystem::path& dir, const scenario::ScenarioCon
   // A private FBO run's per-agent privacy: one row per agent.
   const actors::RunResult& r = result.run;
   if (!r.agent_epsilon.empty()) {
-    actors::CsvWriter csv(dir / "privacy_agents.csv", {"agent", "releases", "epsilon", "filtered"});
-    for (std::size_t n = 0; n < r.agent_epsilon.size(); ++n)
-      csv.row(n, r.agent_releases[n], r.agent_epsilon[n], r.agent_filtered[n]);
+    actors::CsvWriter csv(dir / "privacy_agents.csv", actors::csv_header<actors::agent_privacy_row>());
+    for (std::size_t n = 0; n < r.agent_epsilon.size(); ++n) {
+      actors::agent_privacy_row row;
+      row.agent = static_cast<std::int32_t>(n);
+      row.releases = r.agent_releases[n];
+      row.epsilon = r.agent_epsilon[n];
+      row.filtered = r.agent_filtered[n];
+      actors::write_csv_row(csv, row);
+    }
   }
 }
 
