@@ -22,8 +22,8 @@ bool is_executable_file(const fs::path& p) {
 
 /// python, python3, python3.11, ... and the shells and interpreters script_problem names.
 bool is_interpreter(const std::string& name) {
-  static const char* const names[] = {"python", "sh", "bash", "dash", "zsh", "ksh", "perl",
-                                      "ruby", "node", "Rscript", "lua"};
+  static const char* const names[] = {"python", "sh",   "bash", "dash",    "zsh", "ksh",
+                                      "perl",   "ruby", "node", "Rscript", "lua"};
   for (const char* n : names)
     if (name == n) return true;
   if (name.rfind("python", 0) != 0) return false;
@@ -41,9 +41,9 @@ std::string script_problem(const std::vector<std::string>& command) {
   std::error_code ec;
   if (!fs::exists(script, ec))
     return "the script " + quote(script) + " of " + quote(command[0]) + " does not exist" +
-           (fs::path(script).is_relative() ? " (relative to the current folder " +
-                                                  quote(fs::current_path(ec).string()) + ")"
-                                            : std::string());
+           (fs::path(script).is_relative()
+                ? " (relative to the current folder " + quote(fs::current_path(ec).string()) + ")"
+                : std::string());
   if (fs::is_directory(script, ec)) return "the script " + quote(script) + " is a folder";
   return "";
 }

@@ -497,7 +497,8 @@ Field<SyntheticConfig> command_field() {
     if (!problem.empty()) fail(key, problem + " (allowed: an executable file)");
     const std::string script = script_problem(o.command);
     if (!script.empty())
-      fail(key, script + " (allowed: an interpreter's script that exists; scenarios/program_path.hpp)");
+      fail(key,
+           script + " (allowed: an interpreter's script that exists; scenarios/program_path.hpp)");
   });
   return for_kinds(std::move(f), {ObjectiveKind::command});
 }

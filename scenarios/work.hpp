@@ -21,9 +21,9 @@ using actors::algorithms::WorkPart;
 
 struct WorkEstimate {
   std::vector<WorkPart> parts;
-  std::string sizes;  ///< the sizes the formulas read: "N = 200, T = 40, M = 50, ..."
-  double seconds() const;            ///< the sum of the parts, CPU seconds
-  const WorkPart& largest() const;   ///< the part that weighs most (parts is never empty)
+  std::string sizes;                ///< the sizes the formulas read: "N = 200, T = 40, M = 50, ..."
+  double seconds() const;           ///< the sum of the parts, CPU seconds
+  const WorkPart& largest() const;  ///< the part that weighs most (parts is never empty)
 };
 
 /// The CPU seconds a run of `config` needs, in parts (each names the key that drives it).
@@ -39,14 +39,15 @@ struct WorkEstimate {
 ///   - the exact sampler: N T (n^2 + n_c n); the authors' local sampler: per draw
 ///     M_l^3 / 3 + n M_l^2, and its refits 30 restarts n^3 every local_refit_every;
 ///     hyperparameter refits (refit_every): 30 restarts n^3 each;
-///   - the server: T N M P (its aggregation);
+///   - the server: 4 T N M P (its aggregation);
 ///   - the grid's GP draw: n_c^3 / 3 (mixture: + N n_c^2);
 ///   - the objective: E evaluations; a tuning objective trains on an agent's half shard of
 ///     s = samples / (2 N) samples of F features (K classes) per evaluation: logistic
-///     3 epochs s F K, mlp 48 epochs s F (32 hidden units), svm 3 s^2 F + s^3 / 3
+///     3 epochs s F K, mlp 48 epochs s F (32 hidden units), svm 1.5 s^2 F + s^3 / 3
 ///     (tuning_evaluation_ops); the data set's reading: 50 samples F.
-/// X-armed family, M clients, budget T: Fed-PNE M T pulls (the actors' messages per pull,
-/// and the partition's elimination), HCT T steps over a tree of depth log T; a baseline's own
+/// X-armed family, M clients, budget T: Fed-PNE M T pulls (0.1 us each), HCT T steps over a
+/// tree of depth log2 T; the objective evaluated at T points per client, or with point =
+/// centre (cached) at min(T, 2.5 k sqrt(T)); a baseline's own
 /// terms from its kind (AlgorithmKind::work: GP-BO cubic in its evaluations, FN-UCB's
 /// training, ...); a tuning objective's evaluations as above (HCT evaluates all M clients per
 /// step).

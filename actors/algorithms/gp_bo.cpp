@@ -110,10 +110,11 @@ void check_keys(const Params& p, const scenario::ScenarioConfig& config, const s
 /// evaluations at round r, d dimensions): a fit every refit_every rounds, fit_restarts x
 /// fit_max_evaluations likelihood evaluations of n^3 / 3 + n^2 d each (R n_R^3 / 12 summed over
 /// the rounds), of which about a quarter are taken (measured: 13 s at T = 150; the paper's
-/// 1,000 took about 2 h, 4.4 h estimated); q acquisitions a round, (acquisition_samples + acquisition_refine x
-/// acquisition_max_evaluations) predictions of n^2 each; batched: lipschitz_samples
-/// predictions a round.
-std::vector<WorkPart> work_of(const Params& p, const scenario::ScenarioConfig& config, bool batched) {
+/// 1,000 took about 2 h, 4.7 h estimated); q acquisitions a round, (acquisition_samples +
+/// acquisition_refine x acquisition_max_evaluations) predictions of n^2 each; batched:
+/// lipschitz_samples predictions a round.
+std::vector<WorkPart> work_of(const Params& p, const scenario::ScenarioConfig& config,
+                              bool batched) {
   const GpBoRunConfig run = engine_config(p, config, batched);
   const baselines::GpBoParams& g = run.params;
   const double q = batched ? g.batch_size : 1;
@@ -122,15 +123,16 @@ std::vector<WorkPart> work_of(const Params& p, const scenario::ScenarioConfig& c
   const double d = problem_dimension(config);
   const double fits = rounds / g.refit_every;
   const double predictions =
-      q * (g.acquisition_samples + static_cast<double>(g.acquisition_refine) * g.acquisition_max_evaluations) +
+      q * (g.acquisition_samples +
+           static_cast<double>(g.acquisition_refine) * g.acquisition_max_evaluations) +
       (batched ? g.lipschitz_samples : 0);
   return {{"algorithm.budget",
            "the GP's fits (R / refit_every x restarts x max_evaluations / 4 x (n^3 / 3 + n^2 d), "
-           "n up to " + std::to_string(static_cast<long long>(last)) + ")",
+           "n up to " +
+               std::to_string(static_cast<long long>(last)) + ")",
            fits * g.fit_restarts * g.fit_max_evaluations / 4 *
                (last * last * last / 12 + last * last * d / 3) * seconds_per_flop},
-          {"algorithm.budget",
-           "the acquisitions (R q (samples + refine x max_evaluations) n^2)",
+          {"algorithm.budget", "the acquisitions (R q (samples + refine x max_evaluations) n^2)",
            rounds * predictions * last * last / 3 * seconds_per_flop}};
 }
 

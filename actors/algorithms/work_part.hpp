@@ -8,9 +8,9 @@
 namespace fedsim::actors::algorithms {
 
 struct WorkPart {
-  std::string key;      ///< "algorithm.iterations", "world.objective.samples", ...
-  std::string what;     ///< "the agents' acquisitions (N T C M (d + 2))"
-  double seconds = 0;   ///< CPU seconds; a double: counts of 2^31 cubed do not overflow
+  std::string key;     ///< "algorithm.iterations", "world.objective.samples", ...
+  std::string what;    ///< "the agents' acquisitions (N T C M (d + 2))"
+  double seconds = 0;  ///< CPU seconds; a double: counts of 2^31 cubed do not overflow
 };
 
 /// CPU seconds per floating-point operation of dense linear algebra and per evaluation of an

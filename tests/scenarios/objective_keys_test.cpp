@@ -25,7 +25,8 @@ std::string scenario_text(const std::string& objective) {
 }
 
 // A program found in PATH (an interpreter given a script that does not exist is refused).
-const std::string command_head = "kind = \"command\"\ndimension = 2\ncommand = [\"cat\", \"w.py\"]\n";
+const std::string command_head =
+    "kind = \"command\"\ndimension = 2\ncommand = [\"cat\", \"w.py\"]\n";
 const std::string tcp_head = "kind = \"tcp\"\ndimension = 2\naddress = \"127.0.0.1:5000\"\n";
 
 std::string error_of(const std::string& objective) {

@@ -160,8 +160,10 @@ TEST_CASE("fedsim run refuses a run above the work limit in one line naming the 
   const fs::path out = fresh_dir("resources-work");
   // All 60,000 samples of Fashion-MNIST over 2 agents: 30,000 to factor per evaluation.
   const std::string svm = (scenarios / "papers/real/svm-detection.toml").string();
-  const auto r = stderr_of("run " + svm + " --quiet --set world.objective.samples=0 --set "
-                           "world.agents=2 --out " + out.string());
+  const auto r = stderr_of("run " + svm +
+                           " --quiet --set world.objective.samples=0 --set "
+                           "world.agents=2 --out " +
+                           out.string());
   CHECK(r.exit_code == 2);
   CHECK(lines(r.output) == 1);
   CHECK(r.output.rfind("fedsim: error: the run needs about ", 0) == 0);
@@ -170,9 +172,11 @@ TEST_CASE("fedsim run refuses a run above the work limit in one line naming the 
   CHECK(r.output.find("the default --max-work 24h") != std::string::npos);
   CHECK_FALSE(fs::exists(out));
   // fedsim serve checks it too, before it listens.
-  const auto served = stderr_of("serve " + svm + " --quiet --set world.objective.samples=0 --set "
+  const auto served = stderr_of("serve " + svm +
+                                " --quiet --set world.objective.samples=0 --set "
                                 "world.agents=2 --listen 127.0.0.1:0 --secret-file /nonexistent "
-                                "--out " + out.string());
+                                "--out " +
+                                out.string());
   CHECK(served.exit_code == 2);
   CHECK(served.output.find("key 'world.objective.samples'") != std::string::npos);
 }
@@ -197,8 +201,8 @@ TEST_CASE("the option --max-work sets the limit, none lifts it, a bad time is a 
 TEST_CASE("fedsim sweep refuses runs whose work, summed, is above the limit",
           "[cli][resources][work][sweep]") {
   const fs::path out = fresh_dir("resources-sweep-work");
-  const auto r = stderr_of("sweep " + tiny + " --quiet --seeds 3 --max-work 0.001s --out " +
-                           out.string());
+  const auto r =
+      stderr_of("sweep " + tiny + " --quiet --seeds 3 --max-work 0.001s --out " + out.string());
   CHECK(r.exit_code == 2);
   CHECK(lines(r.output) == 1);
   CHECK(r.output.rfind("fedsim: error: the sweep needs about ", 0) == 0);

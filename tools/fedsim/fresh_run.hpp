@@ -23,8 +23,9 @@ void check_run_memory(const scenario::ScenarioConfig& config, const std::string&
 /// (--max-work TIME | none), or 24 CPU-hours when it is empty. Returns the estimate.
 scenario::WorkEstimate check_run_work(const scenario::ScenarioConfig& config,
                                       const std::string& max_work);
-/// The estimate's line on stderr ("fedsim: the run's estimated work: about ...", `what`: "the run"), printed by a run that
-/// passed its checks when the estimate is above a minute: a long run says so before it starts.
+/// The estimate's line on stderr ("fedsim: the run's estimated work: about ...", `what`: "the
+/// run"), printed by a run that passed its checks when the estimate is above a minute: a long run
+/// says so before it starts.
 void print_work_estimate(const std::string& what, const scenario::WorkEstimate& work);
 
 /// Refuses (UsageError naming --out) a folder holding something a new run of `config` must
