@@ -44,7 +44,7 @@ struct WorkEstimate {
 ///   - the objective: E evaluations; a tuning objective trains on an agent's half shard of
 ///     s = samples / (2 N) samples of F features (K classes) per evaluation: logistic
 ///     3 epochs s F K, mlp 48 epochs s F (32 hidden units), svm 1.5 s^2 F + s^3 / 3
-///     (tuning_evaluation_ops); the data set's reading: 50 samples F.
+///     (tuning_evaluation_ops); the data set's reading and standardisation: 150 samples F.
 /// X-armed family, M clients, budget T: Fed-PNE M T pulls (0.1 us each), HCT T steps over a
 /// tree of depth log2 T; the objective evaluated at T points per client, or with point =
 /// centre (cached) at min(T, 2.5 k sqrt(T)); a baseline's own

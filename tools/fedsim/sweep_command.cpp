@@ -28,8 +28,8 @@
 #include "actors/federation.hpp"
 #include "scenarios/loader.hpp"
 #include "scenarios/resources.hpp"
-#include "scenarios/work.hpp"
 #include "scenarios/schema.hpp"  // number_text
+#include "scenarios/work.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/fresh_run.hpp"
 #include "tools/fedsim/loop_driver.hpp"
