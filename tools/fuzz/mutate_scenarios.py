@@ -308,7 +308,8 @@ def main():
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per run")
     parser.add_argument("--memory", default="2G", help="bound on a run's memory (K, M, G units)")
     parser.add_argument("--keep", default="", help="folder for the failures' mutants")
-    parser.add_argument("--verbose", action="store_true", help="a line per mutant")
+    parser.add_argument("--verbose", action="store_true",
+                        help="a line per mutant (and a refused one's error line)")
     args = parser.parse_args()
 
     units = {"K": 2**10, "M": 2**20, "G": 2**30}
@@ -350,6 +351,8 @@ def main():
             if args.verbose or not ok:
                 print(f"[{i}] {source}: {'; '.join(changes)} -> {verdict} (exit {code}, "
                       f"{seconds:.1f}s, {peak / 2**20:.0f} MiB)", flush=True)
+            if args.verbose and verdict == "refused":
+                print(f"    {stderr.strip()[:200]}", flush=True)
             if not ok:
                 kept = file
                 if args.keep:
