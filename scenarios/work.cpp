@@ -124,7 +124,7 @@ void fbo_parts(const ScenarioConfig& c, WorkEstimate& e) {
             (o.is_grid() ? ", n_c = " + number_text(nc) : ", C = " + number_text(candidates)) +
             (p > 1 ? ", P = " + number_text(p) : std::string());
 
-  parts.push_back({"world.agents", "the agents' steps and messages (N T (20 us + 2 M^2))",
+  parts.push_back({"world.agents", "the agents' steps and messages (N T (2 x 20 us + 2 M^2))",
                    steps * seconds_per_message * 2 + ops_seconds(steps * 2 * m * m)});
   // On a grid the candidates' features are computed once: a score is a dot product.
   parts.push_back({"algorithm.iterations",
