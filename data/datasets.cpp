@@ -142,9 +142,9 @@ const std::vector<std::string>& dataset_names() {
 }
 
 DatasetShape dataset_shape(const std::string& name) {
-  if (name == "fashion-mnist") return {60000, 10};
-  if (name == "digits") return {1797, 10};
-  if (name == "breast-cancer") return {569, 2};
+  if (name == "fashion-mnist") return {60000, 10, 784};
+  if (name == "digits") return {1797, 10, 64};
+  if (name == "breast-cancer") return {569, 2, 30};
   throw std::invalid_argument("unknown data set '" + name + "'");
 }
 

@@ -20,10 +20,11 @@ namespace fedsim::data {
 const std::vector<std::string>& dataset_names();
 
 /// What a data set holds, known without reading it (so a scenario can be checked before a
-/// run): its samples and classes. std::invalid_argument for an unknown name.
+/// run): its samples, classes and features. std::invalid_argument for an unknown name.
 struct DatasetShape {
   int samples = 0;
   int classes = 0;
+  int features = 0;
 };
 DatasetShape dataset_shape(const std::string& name);
 

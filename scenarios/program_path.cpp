@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -19,7 +20,33 @@ bool is_executable_file(const fs::path& p) {
   return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
 }
 
+/// python, python3, python3.11, ... and the shells and interpreters script_problem names.
+bool is_interpreter(const std::string& name) {
+  static const char* const names[] = {"python", "sh",   "bash", "dash",    "zsh", "ksh",
+                                      "perl",   "ruby", "node", "Rscript", "lua"};
+  for (const char* n : names)
+    if (name == n) return true;
+  if (name.rfind("python", 0) != 0) return false;
+  const std::string version = name.substr(6);  // "3", "3.11"
+  return !version.empty() && version.find_first_not_of("0123456789.") == std::string::npos &&
+         std::isdigit(static_cast<unsigned char>(version[0]));
+}
+
 }  // namespace
+
+std::string script_problem(const std::vector<std::string>& command) {
+  if (command.size() < 2 || !is_interpreter(fs::path(command[0]).filename().string())) return "";
+  const std::string& script = command[1];
+  if (script.empty() || script[0] == '-') return "";
+  std::error_code ec;
+  if (!fs::exists(script, ec))
+    return "the script " + quote(script) + " of " + quote(command[0]) + " does not exist" +
+           (fs::path(script).is_relative()
+                ? " (relative to the current folder " + quote(fs::current_path(ec).string()) + ")"
+                : std::string());
+  if (fs::is_directory(script, ec)) return "the script " + quote(script) + " is a folder";
+  return "";
+}
 
 std::string program_problem(const std::string& program) {
   if (program.find('/') == std::string::npos) {

@@ -470,7 +470,8 @@ Field<SyntheticConfig> command_field() {
       value("command", &SyntheticConfig::command, any<std::vector<std::string>>(),
             "the worker's program and arguments (argv[0] looked up in PATH, an executable "
             "file); elements starting with ./ or ../ are relative to the scenario file's folder "
-            "and must exist");
+            "and must exist; an interpreter's (python3, sh, ...) first argument, unless an "
+            "option, is its script and must exist");
   f.allowed = "non-empty";
   f.read = [](const toml::node& n, SyntheticConfig& o, const std::string& key, Context& ctx) {
     o.command = Value<std::vector<std::string>>::read(n, key);
@@ -494,6 +495,10 @@ Field<SyntheticConfig> command_field() {
                     ": a non-empty list of strings, the program and its arguments");
     const std::string problem = program_problem(o.command.front());
     if (!problem.empty()) fail(key, problem + " (allowed: an executable file)");
+    const std::string script = script_problem(o.command);
+    if (!script.empty())
+      fail(key,
+           script + " (allowed: an interpreter's script that exists; scenarios/program_path.hpp)");
   });
   return for_kinds(std::move(f), {ObjectiveKind::command});
 }

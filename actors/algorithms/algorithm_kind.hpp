@@ -14,6 +14,7 @@
 
 #include "actors/algorithms/family.hpp"
 #include "actors/algorithms/parameters.hpp"
+#include "actors/algorithms/work_part.hpp"
 #include "engine/fbo/algorithm_traits.hpp"
 #include "engine/fbo/algorithms.hpp"
 
@@ -66,6 +67,11 @@ struct AlgorithmKind {
   /// Runs the scenario in the engine's plain loop and writes the run folder's files
   /// (`fedsim run --driver loop`, loop_run.hpp). Every kind has one.
   LoopRun (*loop)(const LoopInput& input) = nullptr;
+  /// The CPU work of its own computation (scenarios/work.hpp adds the family's: the clients'
+  /// pulls, the objective's evaluations), each part naming the key that drives it. nullptr:
+  /// the family's alone.
+  std::vector<WorkPart> (*work)(const Params& params, const scenario::ScenarioConfig& config) =
+      nullptr;
   /// Whether `--driver actors` runs it (false: the loop only, said at load of the driver).
   bool actors = true;
 };

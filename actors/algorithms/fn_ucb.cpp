@@ -15,6 +15,8 @@
 /// summary.json's "fn-ucb" holds the communication the engine loop counts: rounds (the
 /// synchronisations), numbers_sent_per_client and numbers_received_per_client (the payloads'
 /// lengths, p^2 + p + [p^2] + [p] each), with arms (K^d) and parameters (p, the network's).
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -57,6 +59,27 @@ void check(const Params& p, const scenario::ScenarioConfig& config, const std::s
   named_by_table(table, [&] {
     f.validate();
   });
+}
+
+/// Its CPU work (scenarios/work.hpp), K = arms_per_dim^d arms and p = width (d + 2) + 1
+/// parameters: every client every round factors and inverts p x p matrices and scores the K
+/// arms on their tangent features (p^3 + 2 K p^2), and until stop_training_after trains its
+/// network on its t observations (train_steps 6 p t).
+std::vector<WorkPart> work(const Params& p, const scenario::ScenarioConfig& config) {
+  const FnUcbParams f = engine_params(p, config);
+  const double d = problem_dimension(config);
+  const double arms = std::pow(static_cast<double>(f.arms_per_dim), d);
+  const double params = f.width * (d + 2) + 1;
+  const double clients = f.clients, rounds = static_cast<double>(f.budget);
+  const double trained = std::min(rounds, static_cast<double>(f.stop_training_after));
+  return {{"algorithm.fn-ucb.width",
+           "FN-UCB's scores and updates (M T (p^3 + 2 K p^2), p = width (d + 2) + 1 = " +
+               std::to_string(static_cast<long long>(params)) + ")",
+           clients * rounds * (params * params * params + 2 * arms * params * params) *
+               seconds_per_flop},
+          {"algorithm.fn-ucb.train_steps",
+           "FN-UCB's training (M train_steps 3 p min(T, stop_training_after)^2)",
+           clients * f.train_steps * 3 * params * trained * trained * seconds_per_flop}};
 }
 
 LoopRun loop(const LoopInput& in) {
@@ -126,6 +149,7 @@ AlgorithmKind fn_ucb() {
               "authors' code: 2000)")};
   k.check = check;
   k.loop = loop;
+  k.work = work;
   k.actors = false;
   return k;
 }

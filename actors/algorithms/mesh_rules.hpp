@@ -9,6 +9,11 @@
 
 namespace fedsim::actors::algorithms {
 
+/// The dimension d of the configuration's X-armed problem, from a problem of one client (M
+/// clients' objectives would take memory the load has not yet estimated); a tuning problem's
+/// from its task alone (no data read).
+int problem_dimension(const scenario::ScenarioConfig& config);
+
 /// Throws std::invalid_argument "key 'algorithm.budget': ..." when T > 1e9 (the engines' bound),
 /// and "key 'TABLE.arms_per_dim': ..." when arms_per_dim^d exceeds baselines::max_mesh_arms on
 /// the problem's domain (d from the configuration's problem). `name`: the algorithm's, for the

@@ -106,8 +106,10 @@ py::tuple run_into(const Scenario& s, const std::string& dir, int threads, const
   std::optional<actors::RunInterrupted> stopped;
   try {
     call(interrupt, [&] {
-      // The order of fedsim run's checks: memory, driver name, folder lock, folder and driver.
+      // The order of fedsim run's checks: memory, work, driver name, folder lock, folder and
+      // driver.
       cli::check_run_memory(config, "");
+      cli::check_run_work(config, "");
       const cli::Driver driver = cli::parse_driver(driver_name);
       const cli::FolderLock lock(dir, cli::current_command_line());
       const std::string replaces = cli::check_fresh_run(config, dir, driver, 0, force);

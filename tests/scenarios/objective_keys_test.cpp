@@ -24,7 +24,9 @@ std::string scenario_text(const std::string& objective) {
          "\n[algorithm]\nname = \"fts-de\"\n";
 }
 
-const std::string command_head = "kind = \"command\"\ndimension = 2\ncommand = [\"python3\", \"w.py\"]\n";
+// A program found in PATH (an interpreter given a script that does not exist is refused).
+const std::string command_head =
+    "kind = \"command\"\ndimension = 2\ncommand = [\"cat\", \"w.py\"]\n";
 const std::string tcp_head = "kind = \"tcp\"\ndimension = 2\naddress = \"127.0.0.1:5000\"\n";
 
 std::string error_of(const std::string& objective) {
@@ -72,7 +74,7 @@ TEST_CASE("objective keys: every new kind loads with its defaults", "[scenario][
     const auto c = load_scenario_text(scenario_text(command_head), "o.toml").config.world.objective;
     CHECK(c.kind == Kind::command);
     CHECK(c.is_external());
-    CHECK(c.command == std::vector<std::string>{"python3", "w.py"});
+    CHECK(c.command == std::vector<std::string>{"cat", "w.py"});
     CHECK(c.workers == 1);
     CHECK(c.timeout == 60);
     CHECK(c.on_failure == SyntheticConfig::OnFailure::retry);
@@ -286,6 +288,41 @@ TEST_CASE("objective keys: a command's program must be executable and its ./ ../
   CHECK(error("[\"sh\", \"./worker.sh\", \"gone.py\", \"/nonexistent/out\"]").empty());
   // Only for kind command: under tcp the key is inert (a warning), not checked.
   CHECK(error_of(tcp_head + "command = [\"./missing.sh\", \"../gone\"]").empty());
+  fs::remove_all(folder);
+}
+
+TEST_CASE("objective keys: an interpreter's script must exist, other commands are not guessed at",
+          "[scenario][objective]") {
+  const fs::path folder = fs::absolute("objective-command-scripts");
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  std::ofstream(folder / "worker.py") << "";
+  const std::string path = (folder / "s.toml").string();
+  const auto error = [&](const std::string& command) {
+    try {
+      load_scenario_text(scenario_text("kind = \"command\"\ndimension = 1\ncommand = " + command),
+                         path);
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // Certainly wrong: an interpreter's first argument, not an option, names no file (absolute,
+  // or relative to the current folder, where the worker starts).
+  CHECK(has(error("[\"python3\", \"/nonexistent/worker.py\"]"),
+            "key 'world.objective.command': the script '/nonexistent/worker.py' of 'python3' "
+            "does not exist"));
+  CHECK(has(error("[\"sh\", \"fedsim-no-such-script-7f3a.sh\"]"),
+            "the script 'fedsim-no-such-script-7f3a.sh' of 'sh' does not exist (relative to the "
+            "current folder"));
+  CHECK(has(error("[\"/usr/bin/python3\", \"" + folder.string() + "\"]"), "is a folder"));
+  // Found: given absolute, or relative to the scenario (./), or from the current folder.
+  CHECK(error("[\"python3\", \"" + (folder / "worker.py").string() + "\"]").empty());
+  CHECK(error("[\"python3\", \"./worker.py\", \"--shard\", \"gone\"]").empty());
+  // Not checked: an option first (python3 -u, sh -c), a program that is not an interpreter.
+  CHECK(error("[\"python3\", \"-u\", \"gone.py\"]").empty());
+  CHECK(error("[\"sh\", \"-c\", \"exit 0\"]").empty());
+  CHECK(error("[\"cat\", \"gone.txt\"]").empty());
   fs::remove_all(folder);
 }
 

@@ -154,3 +154,60 @@ TEST_CASE("fedsim privacy refuses a --max-bins above the machine's memory", "[cl
   CHECK(lines(r.output) == 1);
   CHECK(r.output.find("--max-bins") != std::string::npos);
 }
+
+TEST_CASE("fedsim run refuses a run above the work limit in one line naming the key",
+          "[cli][resources][work]") {
+  const fs::path out = fresh_dir("resources-work");
+  // All 60,000 samples of Fashion-MNIST over 2 agents: 30,000 to factor per evaluation.
+  const std::string svm = (scenarios / "papers/real/svm-detection.toml").string();
+  const auto r = stderr_of("run " + svm +
+                           " --quiet --set world.objective.samples=0 --set "
+                           "world.agents=2 --out " +
+                           out.string());
+  CHECK(r.exit_code == 2);
+  CHECK(lines(r.output) == 1);
+  CHECK(r.output.rfind("fedsim: error: the run needs about ", 0) == 0);
+  CHECK(r.output.find("CPU-") != std::string::npos);
+  CHECK(r.output.find("key 'world.objective.samples'") != std::string::npos);
+  CHECK(r.output.find("the default --max-work 24h") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+  // fedsim serve checks it too, before it listens.
+  const auto served = stderr_of("serve " + svm +
+                                " --quiet --set world.objective.samples=0 --set "
+                                "world.agents=2 --listen 127.0.0.1:0 --secret-file /nonexistent "
+                                "--out " +
+                                out.string());
+  CHECK(served.exit_code == 2);
+  CHECK(served.output.find("key 'world.objective.samples'") != std::string::npos);
+}
+
+TEST_CASE("the option --max-work sets the limit, none lifts it, a bad time is a usage error",
+          "[cli][resources][work]") {
+  const fs::path out = fresh_dir("resources-max-work");
+  const auto small = stderr_of("run " + tiny + " --quiet --max-work 0.001s --out " + out.string());
+  CHECK(small.exit_code == 2);
+  CHECK(lines(small.output) == 1);
+  CHECK(small.output.find("--max-work 0.001s") != std::string::npos);
+  const auto bad = stderr_of("run " + tiny + " --quiet --max-work 8x --out " + out.string());
+  CHECK(bad.exit_code == 2);
+  CHECK(lines(bad.output) == 1);
+  CHECK(bad.output.find("expected a CPU time like 24h") != std::string::npos);
+  const auto none = run_fedsim("run " + tiny + " --quiet --max-work none --out " + out.string());
+  INFO(none.output);
+  CHECK(none.exit_code == 0);
+  CHECK(fs::exists(out / "summary.json"));
+}
+
+TEST_CASE("fedsim sweep refuses runs whose work, summed, is above the limit",
+          "[cli][resources][work][sweep]") {
+  const fs::path out = fresh_dir("resources-sweep-work");
+  const auto r =
+      stderr_of("sweep " + tiny + " --quiet --seeds 3 --max-work 0.001s --out " + out.string());
+  CHECK(r.exit_code == 2);
+  CHECK(lines(r.output) == 1);
+  CHECK(r.output.rfind("fedsim: error: the sweep needs about ", 0) == 0);
+  CHECK(r.output.find("over the 3 runs") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
+  const auto ok = stderr_of("sweep " + tiny + " --quiet --seeds 2 --out " + out.string());
+  CHECK(ok.exit_code == 0);
+}

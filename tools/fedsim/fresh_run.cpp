@@ -1,5 +1,7 @@
 #include "tools/fedsim/fresh_run.hpp"
 
+#include <cstdio>
+
 #include "actors/run_keys.hpp"
 #include "scenarios/echo.hpp"
 #include "scenarios/resources.hpp"
@@ -19,6 +21,26 @@ void check_run_memory(const scenario::ScenarioConfig& config, const std::string&
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
+}
+
+scenario::WorkEstimate check_run_work(const scenario::ScenarioConfig& config,
+                                      const std::string& max_work) {
+  scenario::WorkLimit limit;
+  try {
+    limit = scenario::work_limit(max_work, "--max-work");
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  const scenario::WorkEstimate work = scenario::estimate_work(config);
+  const std::string why = scenario::work_refusal("the run", work, limit, "--max-work");
+  if (!why.empty()) throw UsageError(why);
+  return work;
+}
+
+void print_work_estimate(const std::string& what, const scenario::WorkEstimate& work) {
+  if (work.seconds() > 60)
+    std::fprintf(stderr, "fedsim: %s's estimated work: about %s (most: %s)\n", what.c_str(),
+                 scenario::work_text(work.seconds()).c_str(), work.largest().what.c_str());
 }
 
 void check_fresh_folder(const std::filesystem::path& dir, const scenario::ScenarioConfig& config,

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "actors/federation.hpp"
+#include "scenarios/work.hpp"
 #include "tools/fedsim/loop_driver.hpp"
 
 namespace fedsim::cli {
@@ -17,6 +18,15 @@ namespace fedsim::cli {
 /// Refuses (UsageError) a run whose estimated memory (scenarios/resources.hpp) exceeds
 /// `max_memory` (--max-memory SIZE | none), or the machine's physical memory when it is empty.
 void check_run_memory(const scenario::ScenarioConfig& config, const std::string& max_memory);
+
+/// Refuses (UsageError) a run whose estimated CPU work (scenarios/work.hpp) exceeds `max_work`
+/// (--max-work TIME | none), or 24 CPU-hours when it is empty. Returns the estimate.
+scenario::WorkEstimate check_run_work(const scenario::ScenarioConfig& config,
+                                      const std::string& max_work);
+/// The estimate's line on stderr ("fedsim: the run's estimated work: about ...", `what`: "the
+/// run"), printed by a run that passed its checks when the estimate is above a minute: a long run
+/// says so before it starts.
+void print_work_estimate(const std::string& what, const scenario::WorkEstimate& work);
 
 /// Refuses (UsageError naming --out) a folder holding something a new run of `config` must
 /// not replace: a checkpoint (removed instead with `force`), a run of another configuration

@@ -72,6 +72,7 @@ struct RunCommandOptions {
   double auth_timeout = 10;
   std::uint64_t max_message_bytes = actors::remote::default_max_message_bytes;
   std::string max_memory;  ///< --max-memory SIZE | none; empty: the machine's memory
+  std::string max_work;    ///< --max-work TIME | none; empty: 24 CPU-hours
 };
 
 /// FEDSIM_DEBUG_STOP_AFTER_CHECKPOINTS=n stops the run as if interrupted by SIGINT once it has
@@ -225,11 +226,13 @@ void run(RunCommandOptions& o) {
   std::optional<actors::Checkpoint> checkpoint;
   std::string replaces;  // the configuration hash of another run --force replaces, if any
   std::filesystem::path dir;
+  std::optional<scenario::WorkEstimate> work;
   if (!resuming) {
     scenario::LoadedScenario loaded = fresh_config(o);
     config = std::move(loaded.config);
     warnings = std::move(loaded.warnings);
     check_run_memory(config, o.max_memory);
+    work = check_run_work(config, o.max_work);
     dir = o.out.empty() ? "out/" + config.name : o.out;
   } else {
     dir = o.resume;
@@ -272,6 +275,7 @@ void run(RunCommandOptions& o) {
     check_resume_folder(dir, *checkpoint, config);
     replaces = checkpoint_replaces(*checkpoint);
     check_run_memory(config, o.max_memory);
+    work = check_run_work(config, o.max_work);  // the whole run's, as when it started
     if (config.run.wall())  // never written by fedsim run; refused before anything is touched
       throw UsageError("--resume " + scenario::quote(dir.string()) + ": key '" +
                        actors::run_keys::full(actors::run_keys::time) +
@@ -282,6 +286,7 @@ void run(RunCommandOptions& o) {
     replaces = check_fresh_run(config, dir, driver, o.checkpoint_every, o.force);
   }
   for (const std::string& w : warnings) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
+  if (work && !o.quiet) print_work_estimate("the run", *work);
   // Staged next to DIR and moved into place when complete (fresh_run.hpp); the body runs it
   // with its live view and checkpoints.
   const DriverResult result = run_staged(config, dir, driver, {}, [&](actors::RunOptions& options) {
@@ -385,6 +390,11 @@ CLI::Option* add_run_options(CLI::App* cmd, RunCommandOptions& o) {
                   "refuse the run when its estimated memory (scenarios/resources.hpp: the "
                   "agents' posteriors, the candidate grid, ...) exceeds SIZE (8G, 512M; units K, "
                   "M, G, T of 1024); default: the machine's physical memory; none: no check");
+  cmd->add_option("--max-work", o.max_work,
+                  "refuse the run when its estimated CPU work (scenarios/work.hpp: the agents' "
+                  "acquisitions, the objective's trainings, a baseline's fits, ...) exceeds TIME "
+                  "(24h, 90m, 2d, 3600; units s, m, h, d); default: 24h; none: no check. A run "
+                  "estimated above a minute prints its estimate before it starts");
   cmd->add_flag("--quiet", o.quiet, "no progress output");
   cmd->add_option("--stream", o.stream,
                   std::string("write the run's live event stream to FILE (- : standard output, "

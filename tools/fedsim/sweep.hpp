@@ -21,6 +21,7 @@ struct SweepOptions {
   bool quiet = false;
   std::string driver = "actors";
   std::string max_memory;  ///< --max-memory SIZE | none; empty: the machine's memory
+  std::string max_work;    ///< --max-work TIME | none; empty: 24 CPU-hours
   /// The scenario's TOML text, when it is not read from the file `scenario` (which then only
   /// names it in messages and resolves its relative paths): the Python module's scenarios.
   std::optional<std::string> scenario_text;

@@ -29,7 +29,9 @@
 #include "scenarios/loader.hpp"
 #include "scenarios/resources.hpp"
 #include "scenarios/schema.hpp"  // number_text
+#include "scenarios/work.hpp"
 #include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/fresh_run.hpp"
 #include "tools/fedsim/loop_driver.hpp"
 #include "tools/fedsim/run_folder.hpp"
 #include "tools/fedsim/run_outputs.hpp"
@@ -215,6 +217,45 @@ void check_sweep_memory(const std::vector<SweepRun>& runs, const scenario::Resou
   const std::string why = scenario::memory_refusal(
       "the sweep (at " + runs[largest].label + ")", needed, limit, "--max-memory");
   if (!why.empty()) throw UsageError(why);
+}
+
+/// The CPU work of the sweep's runs (scenarios/work.hpp), summed part by part over the runs:
+/// each part named by its key, described as in the run where it weighs most. Refused (one
+/// line) above `limit`.
+scenario::WorkEstimate check_sweep_work(const std::vector<SweepRun>& runs,
+                                        const scenario::WorkLimit& limit) {
+  scenario::WorkEstimate total;
+  std::vector<double> most;  // per part of total, the most one run gave it
+  std::size_t largest = 0;
+  double largest_seconds = -1;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const scenario::WorkEstimate e = scenario::estimate_work(runs[r].config);
+    if (e.seconds() > largest_seconds) {
+      largest_seconds = e.seconds();
+      largest = r;
+      total.sizes = e.sizes;
+    }
+    for (const scenario::WorkPart& part : e.parts) {
+      std::size_t i = 0;
+      while (i < total.parts.size() && total.parts[i].key != part.key) ++i;
+      if (i == total.parts.size()) {
+        total.parts.push_back({part.key, part.what, 0});
+        most.push_back(-1);
+      }
+      total.parts[i].seconds += part.seconds;
+      if (part.seconds > most[i]) {
+        most[i] = part.seconds;
+        total.parts[i].what = part.what;
+      }
+    }
+  }
+  for (scenario::WorkPart& part : total.parts)
+    part.what = "over the " + scenario::schema::number_text(static_cast<double>(runs.size())) +
+                " runs, " + part.what;
+  total.sizes = "the largest run at " + runs[largest].label + ": " + total.sizes;
+  const std::string why = scenario::work_refusal("the sweep", total, limit, "--max-work");
+  if (!why.empty()) throw UsageError(why);
+  return total;
 }
 
 enum class RunState { complete, missing, changed };
@@ -466,8 +507,10 @@ void run_sweep(const SweepOptions& o) {
 
   const auto start = std::chrono::steady_clock::now();
   scenario::MemoryLimit limit;
+  scenario::WorkLimit work_limit;
   try {
     limit = scenario::memory_limit(o.max_memory, "--max-memory");
+    work_limit = scenario::work_limit(o.max_work, "--max-work");
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
@@ -491,11 +534,13 @@ void run_sweep(const SweepOptions& o) {
   std::vector<std::string> warnings;
   const std::vector<SweepRun> runs = plan_runs(o, axes, seeds, warnings);
   check_sweep_memory(runs, plan, o.jobs, limit);
+  const scenario::WorkEstimate work = check_sweep_work(runs, work_limit);
   const Driver driver = parse_driver(o.driver);
   for (const SweepRun& run : runs) check_driver(run.config, driver);
   const fs::path root = o.out.empty() ? "out/sweep-" + runs.front().config.name : o.out;
   const FolderLock lock(root, current_command_line());  // creates the folder
   for (const std::string& w : warnings) std::fprintf(stderr, "fedsim: warning: %s\n", w.c_str());
+  if (!o.quiet) print_work_estimate("the sweep", work);
 
   Progress progress(runs.size(), o.quiet);
   std::vector<std::size_t> todo;
@@ -559,6 +604,10 @@ void add_sweep_command(CLI::App& app) {
                   "refuse the sweep when its plan and its --jobs largest runs at once are "
                   "estimated to need more than SIZE (8G, 512M; units K, M, G, T of 1024); "
                   "default: the machine's physical memory; none: no check");
+  cmd->add_option("--max-work", o->max_work,
+                  "refuse the sweep when its runs' estimated CPU work, summed, exceeds TIME (24h, "
+                  "90m, 2d, 3600; units s, m, h, d; runs already complete count too); default: "
+                  "24h; none: no check");
   cmd->add_flag("--quiet", o->quiet, "no progress lines");
   cmd->callback([o] { run_sweep(*o); });
 }

@@ -13,8 +13,11 @@ tuning samples), with one to three mutations:
   - a key deleted;
   - an unknown key added.
 
-Each mutant runs as `fedsim run FILE --quiet --threads 1 --max-memory BOUND` (the loop driver
-for the algorithms the actors do not run, as `fedsim algorithms --json` says) with a timeout, its resident memory watched. Accepted outcomes:
+Each mutant runs as `fedsim run FILE --quiet --threads 1 --max-memory BOUND --max-work WORK`
+(the loop driver for the algorithms the actors do not run, as `fedsim algorithms --json` says)
+with a timeout, its resident memory watched. WORK is a third of the timeout: the work estimate
+(scenarios/work.hpp) is within a factor of 3 of the CPU time, so a mutant that would run past
+the timeout is refused at load instead. Accepted outcomes:
 
   exit 0  the run finished;
   exit 3  the run could not complete, and stderr says why ("fedsim: run did not complete: ...");
@@ -235,10 +238,15 @@ def rss_bytes(pid):
     return 0
 
 
+def work_limit(timeout):
+    """--max-work for a run given `timeout` seconds: a third of it (the estimate's factor)."""
+    return f"{timeout / 3:g}s"
+
+
 def run_one(fedsim, file, out, bound, timeout, loop):
     """(exit code or -signal, stderr, seconds, peak rss, timed out, killed for memory)"""
     args = [fedsim, "run", file, "--quiet", "--threads", "1", "--out", out,
-            "--max-memory", str(bound)]
+            "--max-memory", str(bound), "--max-work", work_limit(timeout)]
     if loop:
         args += ["--driver", "loop"]
     with tempfile.TemporaryFile() as err:
@@ -300,7 +308,8 @@ def main():
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per run")
     parser.add_argument("--memory", default="2G", help="bound on a run's memory (K, M, G units)")
     parser.add_argument("--keep", default="", help="folder for the failures' mutants")
-    parser.add_argument("--verbose", action="store_true", help="a line per mutant")
+    parser.add_argument("--verbose", action="store_true",
+                        help="a line per mutant (and a refused one's error line)")
     args = parser.parse_args()
 
     units = {"K": 2**10, "M": 2**20, "G": 2**30}
@@ -342,6 +351,8 @@ def main():
             if args.verbose or not ok:
                 print(f"[{i}] {source}: {'; '.join(changes)} -> {verdict} (exit {code}, "
                       f"{seconds:.1f}s, {peak / 2**20:.0f} MiB)", flush=True)
+            if args.verbose and verdict == "refused":
+                print(f"    {stderr.strip()[:200]}", flush=True)
             if not ok:
                 kept = file
                 if args.keep:
@@ -350,7 +361,8 @@ def main():
                     shutil.copy(file, kept)
                 failures.append(i)
                 print(f"    reproduce: {args.fedsim} run {kept} --quiet --threads 1 "
-                      f"--max-memory {bound}{' --driver loop' if loop_only else ''}", flush=True)
+                      f"--max-memory {bound} --max-work {work_limit(args.timeout)}"
+                      f"{' --driver loop' if loop_only else ''}", flush=True)
                 for line in stderr.splitlines()[:3]:
                     print(f"    {line[:300]}", flush=True)
             os.remove(file)
