@@ -65,7 +65,7 @@ struct record<observation_event> {
       number_field("time", &R::time, "virtual time of the query's outcome", in_file),
       numbers_field("x", &R::x, "the point queried, in the objective's own coordinates"),
       number_field("y", &R::y, "the noisy observation"),
-      number_field("f", &R::f, "the noise-free value (null: not known)"),
+      number_field("f", &R::f, "the noise-free value (nan in files, null in the stream: not known)"),
       number_field("simple_regret", &R::simple_regret, "f* minus the best f observed so far"),
       number_field("best_y", &R::best_y, "the largest y this agent has observed so far"),
       label_field("branch", &R::branch, branch_names, "what chose the query", in_file),
