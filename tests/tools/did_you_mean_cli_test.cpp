@@ -63,6 +63,13 @@ TEST_CASE("an unknown option of a subcommand is one line with did you mean",
   const auto none = run_fedsim("run " + tiny + " --frobnicate --out " + out.string());
   check_error(none, "run: unknown option '--frobnicate' (fedsim run --help lists them)");
   CHECK_FALSE(has(none.output, "did you mean"));
+  // Option values that take names.
+  check_error(run_fedsim("run " + tiny + " --driver lop --out " + out.string()),
+              "--driver: unknown value 'lop', did you mean 'loop'? (allowed: actors, loop)");
+  check_error(run_fedsim("privacy --q 0.25 --z 1 --steps 10 --delta 1e-5 --accountant momnets"),
+              "unknown --accountant 'momnets', did you mean 'moments'? (allowed: moments, tight)");
+  check_error(run_fedsim("xarmed --algorithm fed-pen --out " + out.string()),
+              "unknown --algorithm 'fed-pen', did you mean 'fed-pne'? (allowed: ");
   // Other refusals keep CLI11's words.
   const auto value = run_fedsim("run " + tiny + " --threads many --out " + out.string());
   INFO(value.output);
