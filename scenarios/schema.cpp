@@ -166,9 +166,9 @@ Distribution Value<Distribution>::read(const toml::node& n, const std::string& k
   for (auto&& [k, v] : t) {
     (void)v;
     if (std::find(allowed.begin(), allowed.end(), std::string(k.str())) == allowed.end())
-      throw std::invalid_argument("unknown key '" + key + "." + std::string(k.str()) +
-                                  "' (allowed for " + name_of(d.kind) + ": " + join(allowed) +
-                                  ")");
+      throw std::invalid_argument("unknown key '" + key + "." + std::string(k.str()) + "'" +
+                                  did_you_mean(k.str(), allowed, key + ".") + " (allowed for " +
+                                  name_of(d.kind) + ": " + join(allowed) + ")");
   }
   for (const Parameter& p : parameters) {
     if (p.kind != d.kind) continue;

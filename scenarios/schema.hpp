@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "actors/run_config.hpp"
+#include "scenarios/did_you_mean.hpp"
 
 namespace fedsim::scenario::schema {
 
@@ -172,7 +173,8 @@ struct Value<E, std::enable_if_t<std::is_enum_v<E>>> {
     const std::string s = Value<std::string>::read(n, key);
     for (const auto& [v, name] : names(E{}))
       if (name == s) return v;
-    fail(key, "unknown value '" + s + "' (allowed: " + join(allowed()) + ")");
+    fail(key, "unknown value '" + s + "'" + did_you_mean(s, allowed()) + " (allowed: " +
+                  join(allowed()) + ")");
   }
   static std::string text(E v) { return toml_string(name_of(v)); }
 };
@@ -409,7 +411,8 @@ void read_table(const toml::table& toml, S& s, const std::string& path, Context&
     if (std::find(other.begin(), other.end(), name) != other.end())
       fail(child_key(path, name),
            "not used by " + ctx.algorithm + " (allowed: " + join(allowed) + ")");
-    throw std::invalid_argument("unknown key '" + child_key(path, name) + "' (allowed" +
+    throw std::invalid_argument("unknown key '" + child_key(path, name) + "'" +
+                                did_you_mean(name, allowed, child_key(path, "")) + " (allowed" +
                                 (allowed_note.empty() ? "" : " " + allowed_note) + ": " +
                                 join(allowed) + ")");
   }

@@ -25,6 +25,7 @@
 #include "scenarios/program_path.hpp"
 #include "scenarios/schema.hpp"
 #include "scenarios/tuning_split.hpp"
+#include "scenarios/wall_compute_warning.hpp"
 
 namespace fedsim::scenario {
 
@@ -161,6 +162,13 @@ Field<LinkModel> drop_field() {
   return f;
 }
 
+/// The loss models' names, for "did you mean".
+std::vector<std::string> loss_kind_list() {
+  std::vector<std::string> out;
+  for (const actors::faults::LossKind& k : actors::faults::loss_kinds()) out.push_back(k.name);
+  return out;
+}
+
 /// `loss = { kind = "gilbert-elliott", p = 0.01, r = 0.2 }`: a loss model registered in
 /// actors/faults/loss_registry.cpp, its missing parameters set to the kind's defaults. In a
 /// group it replaces the default link's drop or loss; drop and loss together are an error.
@@ -184,8 +192,9 @@ Field<LinkModel> loss_field() {
     loss.kind = Value<std::string>::read(*kind_node, key + ".kind");
     const faults::LossKind* kind = faults::find_loss_kind(loss.kind);
     if (!kind)
-      fail(key + ".kind",
-           "unknown value '" + loss.kind + "' (allowed: " + faults::loss_kind_names() + ")");
+      fail(key + ".kind", "unknown value '" + loss.kind + "'" +
+                              did_you_mean(loss.kind, loss_kind_list()) +
+                              " (allowed: " + faults::loss_kind_names() + ")");
     for (auto&& [k, v] : t)
       if (k.str() != "kind")
         loss.params[std::string(k.str())] =
@@ -291,7 +300,9 @@ const Table<MalformedInjection>& malformed_table() {
            .also([](const MalformedInjection& m, const std::string& key, Context&) {
         for (const std::string& kind : m.kinds)
           if (!faults::find_corruption(kind))
-            fail(key, "unknown kind '" + kind + "' (allowed: " + faults::corruption_names() + ")");
+            fail(key, "unknown kind '" + kind + "'" +
+                          did_you_mean(kind, faults::all_corruption_names()) +
+                          " (allowed: " + faults::corruption_names() + ")");
         if (m.rate > 0 && m.kinds.empty())
           fail(key, "must name at least one kind when rate > 0 (allowed: " +
                         faults::corruption_names() + ")");
@@ -983,7 +994,8 @@ std::vector<Field<S>> algorithm_parameter_tables(al::Family family) {
         const auto d = std::find_if(k.parameters.begin(), k.parameters.end(),
                                     [&param](const al::Parameter& p) { return p.name == param; });
         if (d == k.parameters.end())
-          throw std::invalid_argument("unknown key '" + child_key(key, param) + "' (allowed: " +
+          throw std::invalid_argument("unknown key '" + child_key(key, param) + "'" +
+                                      did_you_mean(param, names(), key + ".") + " (allowed: " +
                                       join(names()) + ")");
         given.values[param] = read_parameter(*d, v, child_key(key, param));
         c.present.insert(child_key(key, param));
@@ -1466,16 +1478,16 @@ std::string not_private(const ScenarioConfig& c) {
 
 const Table<PrivacyConfig>& privacy_table() {
   static const Table<PrivacyConfig> t{
-      {value("accountant", &PrivacyConfig::accountant,
-             {"unknown accountant (allowed: " + join(accountants) + ")",
-              [](const std::string& a) {
-                return std::find(accountants.begin(), accountants.end(), a) != accountants.end();
-              },
-              join(accountants)},
+      {value("accountant", &PrivacyConfig::accountant, {"", nullptr, join(accountants)},
              "tight: PLD accounting (the default); moments: RDP accountant; moments-paper: "
              "DP-FTS-DE's published convention. The one that enforces privacy.budget and gives "
              "epsilon; epsilon_rdp and epsilon_pld report the other two ways")
            .also([](const PrivacyConfig& p, const std::string& key, Context& ctx) {
+             if (std::find(accountants.begin(), accountants.end(), p.accountant) ==
+                 accountants.end())
+               fail(key, "unknown value '" + p.accountant + "'" +
+                             did_you_mean(p.accountant, accountants) + " (allowed: " +
+                             join(accountants) + ")");
              // Kept by the X-armed family so that a file switches families by its name alone.
              const std::string defaults = PrivacyConfig{}.accountant;
              if (ctx.family == Family::xarmed && p.accountant != defaults)
@@ -1671,8 +1683,9 @@ void read_family(const toml::table& root, Context& ctx) {
   if (name) ctx.algorithm = Value<std::string>::read(*name, key);
   const al::AlgorithmKind* kind = al::find_algorithm(ctx.algorithm);
   if (!kind)
-    fail(key, "unknown value '" + ctx.algorithm + "' (allowed: " + join(al::algorithm_names()) +
-                  ")");
+    fail(key, "unknown value '" + ctx.algorithm + "'" +
+                  did_you_mean(ctx.algorithm, al::algorithm_names()) +
+                  " (allowed: " + join(al::algorithm_names()) + ")");
   const bool is_xarmed = kind->family == al::Family::xarmed;
   ctx.family = is_xarmed ? Family::xarmed : Family::fbo;
   ctx.root.xarmed.enabled = is_xarmed;
@@ -1734,6 +1747,12 @@ LoadedScenario read_scenario(const toml::table& root, const std::string& source,
     if (const std::string why = k.inert(c); !why.empty())
       out.warnings.push_back("key '" + k.key + "' has no effect: " + why);
   }
+  // A resolved config warns of it only when an override chose the clock.
+  const bool clock_from_command = from_command.count(rk::full(rk::time)) ||
+                                  from_command.count(rk::full(rk::injected_compute));
+  if (warn_file_keys || clock_from_command)
+    if (std::string why = unused_compute_model_warning(c); !why.empty())
+      out.warnings.push_back(std::move(why));
   return out;
 }
 

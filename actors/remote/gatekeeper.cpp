@@ -19,7 +19,7 @@ caf::error refuse(self_ptr self, const std::string& reason, const std::vector<st
   logger("remote")->warn("join refused ({}): node {}, ids {}", reason,
                          sender ? caf::to_string(sender->node()) : std::string("unknown"),
                          format_id_list(ids));
-  return caf::make_error(caf::sec::runtime_error, "join refused: " + reason);
+  return join_refusal(reason);
 }
 
 caf::node_id sender_node(self_ptr self) {
@@ -40,7 +40,20 @@ std::string bad_ids(const GatekeeperState& s, const std::vector<std::uint32_t>& 
   return {};
 }
 
+constexpr const char* refusal_prefix = "join refused: ";
+
 }  // namespace
+
+caf::error join_refusal(const std::string& reason) {
+  return caf::make_error(caf::sec::runtime_error, refusal_prefix + reason);
+}
+
+std::string join_refusal_reason(const caf::error& e) {
+  if (e != caf::sec::runtime_error || !e.context().match_elements<std::string>()) return "";
+  const std::string& text = e.context().get_as<std::string>(0);
+  const std::string prefix = refusal_prefix;
+  return text.rfind(prefix, 0) == 0 ? text.substr(prefix.size()) : "";
+}
 
 caf::behavior gatekeeper_actor(caf::stateful_actor<GatekeeperState>* self,
                                GatekeeperSettings settings) {

@@ -64,4 +64,10 @@ struct GatekeeperState {
 caf::behavior gatekeeper_actor(caf::stateful_actor<GatekeeperState>* self,
                                GatekeeperSettings settings);
 
+/// The error a refusal answers: "join refused: REASON".
+caf::error join_refusal(const std::string& reason);
+/// The REASON of an error join_refusal made ("wrong secret", "id 3 already taken"), or "" when
+/// `e` is another error (a timeout, a lost connection).
+std::string join_refusal_reason(const caf::error& e);
+
 }  // namespace fedsim::actors::remote

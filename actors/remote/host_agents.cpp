@@ -10,6 +10,7 @@
 #include "actors/federation.hpp"
 #include "actors/logging.hpp"
 #include "actors/messages.hpp"
+#include "actors/remote/gatekeeper.hpp"
 #include "actors/remote/join_auth.hpp"
 #include "actors/world_objective.hpp"
 
@@ -37,14 +38,21 @@ caf::actor connect(caf::actor_system& system, const HostOptions& o) {
                   " s (is `fedsim serve` listening there?): " + last);
 }
 
-/// A request's answer, or HostError with the server's reason.
+/// A request's answer; JoinRefused when the gatekeeper refused, else HostError with the error.
 template <class T, class... Ts>
-T ask(caf::scoped_actor& self, const caf::actor& dest, Ts&&... xs) {
+T ask(caf::scoped_actor& self, const HostOptions& o, const caf::actor& dest, Ts&&... xs) {
   T out{};
-  std::string failure;
+  std::string failure, refusal;
   self->request(dest, std::chrono::seconds(30), std::forward<Ts>(xs)...)
       .receive([&](T& x) { out = std::move(x); },
-               [&](caf::error& e) { failure = describe_failure(e); });
+               [&](caf::error& e) {
+                 failure = describe_failure(e);
+                 refusal = join_refusal_reason(e);
+               });
+  if (!refusal.empty())
+    throw JoinRefused("the server at " + endpoint(o) + " refused the join of agents " +
+                          format_id_list(o.ids) + ": " + refusal,
+                      refusal);
   if (!failure.empty()) throw HostError("server at the gatekeeper: " + failure);
   return out;
 }
@@ -56,9 +64,9 @@ void host_agents(caf::actor_system& system, const HostOptions& o) {
   if (!o.parse) throw std::invalid_argument("host_agents: HostOptions::parse is required");
   const caf::actor gatekeeper = connect(system, o);
   caf::scoped_actor self{system};
-  const join_challenge challenge = ask<join_challenge>(self, gatekeeper, join_hello{o.ids});
+  const join_challenge challenge = ask<join_challenge>(self, o, gatekeeper, join_hello{o.ids});
   join_welcome welcome = ask<join_welcome>(
-      self, gatekeeper, join_proof{o.ids, challenge.nonce, join_mac(o.secret, challenge.nonce, o.ids)});
+      self, o, gatekeeper, join_proof{o.ids, challenge.nonce, join_mac(o.secret, challenge.nonce, o.ids)});
   if (welcome.proxies.size() != o.ids.size())
     throw HostError("the server sent " + std::to_string(welcome.proxies.size()) +
                     " stand-ins for " + std::to_string(o.ids.size()) + " ids");
@@ -82,7 +90,7 @@ void host_agents(caf::actor_system& system, const HostOptions& o) {
   }
   self->monitor(gatekeeper);
   try {
-    ask<caf::ok_atom>(self, gatekeeper, join_agents{o.ids, agents});
+    ask<caf::ok_atom>(self, o, gatekeeper, join_agents{o.ids, agents});
   } catch (...) {
     for (const auto& a : agents) self->send_exit(a, caf::exit_reason::user_shutdown);
     throw;

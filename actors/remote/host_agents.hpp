@@ -45,8 +45,17 @@ struct HostError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The server refused the join: a wrong secret, ids taken or out of range (`reason`, the
+/// gatekeeper's words; gatekeeper.hpp). A mistake in how the process was started, not a
+/// failure of the run.
+struct JoinRefused : HostError {
+  JoinRefused(const std::string& what, std::string why) : HostError(what), reason(std::move(why)) {}
+  std::string reason;
+};
+
 /// Blocks until the run is over (the server stopped the agents: returns normally) or hosting
-/// failed (throws HostError). `system` must have add_fedsim_types and configure_network(tls).
+/// failed (throws HostError; JoinRefused when the server refused the join). `system` must have
+/// add_fedsim_types and configure_network(tls).
 void host_agents(caf::actor_system& system, const HostOptions& options);
 
 /// The same in its own actor system with `threads` scheduler threads (0: CAF's default).

@@ -515,23 +515,31 @@ TEST_CASE("an agent process whose evaluations all fail stops the served run with
   CHECK(summary["remote"]["dropped_messages"].empty());
 }
 
-TEST_CASE("agents with a wrong secret are refused and the server keeps waiting for the right ones",
-          "[cli][remote]") {
+TEST_CASE("agents with a wrong secret or ids are refused (exit 2) and the server keeps waiting "
+          "for the right ones", "[cli][remote]") {
   const auto t0 = Clock::now();
   const fs::path dir = fresh_dir("remote-wrong-secret");
   const fs::path secret = write_secret(dir / "secret"), wrong = write_secret(dir / "wrong");
   Fedsim serve(serve_args(tiny, dir, secret, {"--quiet", "--join-timeout", "30"}),
                dir / "serve.log");
   const std::string port = wait_for_port(serve, dir / "port");
-  const Result refused = run(agents_args(port, wrong, "0-7", dir, {"--quiet"}), dir, "wrong");
-  {
+  // A refused join is a mistake in how the agents were started: a usage error, one line
+  // naming the server's reason and the option to fix.
+  const auto check_refused = [&](const Result& refused, const std::string& ids,
+                                 const std::string& why) {
     INFO(refused.output);
-    CHECK(refused.exit_code == 1);
+    CHECK(refused.exit_code == 2);
     CHECK(count_lines(refused.output) == 1);
-    CHECK(refused.output.rfind("fedsim: failed: ", 0) == 0);
-    CHECK(refused.output.find("join refused") != std::string::npos);
-    CHECK(refused.output.find("wrong secret") != std::string::npos);
-  }
+    CHECK(refused.output.rfind("fedsim: error: the server at 127.0.0.1:" + port +
+                                   " refused the join of agents " + ids + ": " + why,
+                               0) == 0);
+  };
+  check_refused(run(agents_args(port, wrong, "0-7", dir, {"--quiet"}), dir, "wrong"), "0-7",
+                "wrong secret (--secret-file must hold the same secret as fedsim serve's "
+                "--secret-file)");
+  check_refused(run(agents_args(port, secret, "0-9", dir, {"--quiet"}), dir, "outside"), "0-9",
+                "ids outside 0-7 (--ids: ids below the run's world.agents, each hosted by one "
+                "agents process)");
   pause_ms(300);
   REQUIRE(serve.running());  // still waiting
   const Result joined = run(agents_args(port, secret, "0-7", dir, {"--quiet"}), dir, "right");
@@ -543,7 +551,8 @@ TEST_CASE("agents with a wrong secret are refused and the server keeps waiting f
   const auto summary = nlohmann::json::parse(slurp(dir / "served" / "summary.json"));
   CHECK(summary["completed"] == true);
   CHECK(summary["remote"]["joins"] == 1);
-  CHECK(summary["remote"]["refused_joins"] == nlohmann::json{{"wrong secret", 1}});
+  CHECK(summary["remote"]["refused_joins"] ==
+        nlohmann::json{{"wrong secret", 1}, {"ids outside 0-7", 1}});
   WARN("wrong secret then the right one: " << seconds_since(t0) << " s");
 }
 

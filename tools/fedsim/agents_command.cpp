@@ -27,6 +27,15 @@ struct AgentsCommandOptions {
   actors::remote::TlsFiles tls;
 };
 
+/// Which option a refused join points at.
+std::string refusal_hint(const std::string& reason) {
+  if (reason == "wrong secret")
+    return " (--secret-file must hold the same secret as fedsim serve's --secret-file)";
+  if (reason.rfind("ids ", 0) == 0 || reason.rfind("id ", 0) == 0)
+    return " (--ids: ids below the run's world.agents, each hosted by one agents process)";
+  return "";
+}
+
 void host(const AgentsCommandOptions& o) {
   if (o.threads < 0) throw UsageError("--threads must be >= 0");
   if (!(o.connect_timeout > 0) || o.connect_timeout > 1e6)
@@ -64,6 +73,8 @@ void host(const AgentsCommandOptions& o) {
   };
   try {
     actors::remote::host_agents(h, o.threads);
+  } catch (const actors::remote::JoinRefused& e) {  // how this process was started: exit 2
+    throw UsageError(e.what() + refusal_hint(e.reason));
   } catch (const actors::remote::HostError& e) {
     throw actors::RunFailure(e.what());
   }

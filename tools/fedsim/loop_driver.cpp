@@ -6,6 +6,7 @@
 
 #include "actors/network_keys.hpp"
 #include "actors/run_keys.hpp"
+#include "scenarios/did_you_mean.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
 
@@ -55,7 +56,8 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 Driver parse_driver(const std::string& name) {
   if (name == "actors") return Driver::actors;
   if (name == "loop") return Driver::loop;
-  throw UsageError("--driver: unknown value '" + name + "' (allowed: actors, loop)");
+  throw UsageError("--driver: unknown value '" + name + "'" +
+                   scenario::did_you_mean(name, {"actors", "loop"}) + " (allowed: actors, loop)");
 }
 
 std::string to_string(Driver driver) {

@@ -16,6 +16,7 @@
 #include "scenarios/echo.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
+#include "tools/fedsim/parse_error.hpp"
 #include "tools/fedsim/run_folder.hpp"
 #include "tools/fedsim/version.hpp"
 
@@ -53,8 +54,8 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
-  } catch (const CLI::ParseError& e) {
-    return report("error", e.what(), 2);
+  } catch (const CLI::ParseError& e) {  // an unknown subcommand or option: did you mean ...?
+    return report("error", fedsim::cli::parse_error_message(app, e), 2);
   } catch (const fedsim::cli::UsageError& e) {
     return report("error", e.what(), 2);
   } catch (const fedsim::scenario::ScenarioError& e) {

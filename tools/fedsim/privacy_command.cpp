@@ -15,6 +15,7 @@
 #include "engine/dp/rdp_accountant.hpp"
 #include "engine/dp/rdp_conventions.hpp"
 #include "engine/fbo/reference_loop.hpp"
+#include "scenarios/did_you_mean.hpp"
 #include "scenarios/resources.hpp"
 #include "tools/fedsim/commands.hpp"
 
@@ -90,7 +91,9 @@ constexpr double pld_bytes_per_bin = 64;
 dp::Discretisation discretisation_from_string(const std::string& name) {
   if (name == "connect-the-dots") return dp::Discretisation::connect_the_dots;
   if (name == "round-up") return dp::Discretisation::round_up;
-  throw UsageError("unknown --discretisation '" + name + "' (allowed: connect-the-dots, round-up)");
+  throw UsageError("unknown --discretisation '" + name + "'" +
+                   scenario::did_you_mean(name, {"connect-the-dots", "round-up"}) +
+                   " (allowed: connect-the-dots, round-up)");
 }
 
 double resolve_delta(const PrivacyOptions& o) {
@@ -183,7 +186,9 @@ void run_privacy(const PrivacyOptions& o) {
                                     : ", error <= " + format_up("%.1e", e.error_bound)) +
               "]";
   } else {
-    throw UsageError("unknown --accountant '" + o.accountant + "' (allowed: moments, tight)");
+    throw UsageError("unknown --accountant '" + o.accountant + "'" +
+                     scenario::did_you_mean(o.accountant, {"moments", "tight"}) +
+                     " (allowed: moments, tight)");
   }
   // JSON has no infinity: an unbounded epsilon is written as null.
   out["epsilon"] = std::isinf(eps) ? nlohmann::json(nullptr) : nlohmann::json(eps);

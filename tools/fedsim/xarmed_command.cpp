@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "actors/algorithms/algorithm_kind.hpp"
+#include "scenarios/did_you_mean.hpp"
 #include "scenarios/loader.hpp"
 #include "tools/fedsim/commands.hpp"
 #include "tools/fedsim/seed_option.hpp"
@@ -113,11 +114,12 @@ void validate(const XarmedOptions& o) {
   namespace al = actors::algorithms;
   const al::AlgorithmKind* kind = al::find_algorithm(o.algorithm);
   // The tree searchers: the baselines take keys of their own (fedsim run their scenarios).
+  const std::vector<std::string> tree_searchers =
+      al::names_where([](const al::AlgorithmKind& k) { return k.xarmed && k.xarmed->tree; });
   check(kind && kind->xarmed && kind->xarmed->tree,
-        "unknown --algorithm '" + o.algorithm + "' (allowed: " +
-            al::joined(al::names_where([](const al::AlgorithmKind& k) {
-              return k.xarmed && k.xarmed->tree;
-            })) + ")");
+        "unknown --algorithm '" + o.algorithm + "'" +
+            scenario::did_you_mean(o.algorithm, tree_searchers) + " (allowed: " +
+            al::joined(tree_searchers) + ")");
   parse_named("--objective", o.objective, xarmed::parse_objective_kind);
   parse_named("--split", o.split, xarmed::parse_split_rule);
   parse_named("--point", o.point, xarmed::parse_point_rule);

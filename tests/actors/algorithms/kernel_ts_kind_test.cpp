@@ -61,7 +61,8 @@ TEST_CASE("kernel-ts: bad keys are refused naming the key, and another algorithm
             .find("key 'algorithm.kernel-ts.candidates_per_dim': must be 0 (auto) or in [2, "
                   "100000], got 1") != std::string::npos);
   CHECK(scenario_error(base + "[algorithm.kernel-ts]\nlambdaa = 1.0\n")
-            .find("unknown key 'algorithm.kernel-ts.lambdaa' (allowed: lengthscale,") !=
+            .find("unknown key 'algorithm.kernel-ts.lambdaa', did you mean "
+                  "'algorithm.kernel-ts.lambda'? (allowed: lengthscale,") !=
         std::string::npos);
   CHECK(scenario_error(base + "[algorithm.kernel-ts]\nlambda = \"1\"\n")
             .find("key 'algorithm.kernel-ts.lambda': expected a number, got a string") !=

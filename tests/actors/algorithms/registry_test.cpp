@@ -84,7 +84,7 @@ TEST_CASE("an unknown algorithm is refused with the registry's names", "[algorit
     FAIL("no error");
   } catch (const ScenarioError& e) {
     const std::string what = e.what();
-    CHECK(what.find("key 'algorithm.name': unknown value 'rgpe-x' (allowed: " +
+    CHECK(what.find("key 'algorithm.name': unknown value 'rgpe-x', did you mean 'rgpe'? (allowed: " +
                     al::joined(al::algorithm_names()) + ")") != std::string::npos);
   }
 }
