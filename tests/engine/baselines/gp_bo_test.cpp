@@ -13,6 +13,7 @@
 #include "engine/objectives/test_functions.hpp"
 #include "engine/rng.hpp"
 #include "engine/xarmed/problem.hpp"
+#include "tests/tools/run_command.hpp"
 
 using fedsim::Box;
 using fedsim::GpHyperparameters;
@@ -142,8 +143,12 @@ TEST_CASE("GP-BO reaches a Branin maximiser within 40 evaluations on 4 of 5 seed
       {(-M_PI + 5.0) / 15.0, 12.275 / 15.0},
       {(M_PI + 5.0) / 15.0, 2.275 / 15.0},
       {(9.42478 + 5.0) / 15.0, 2.475 / 15.0}};
+  // CI's ASan job runs the first 3 seeds and requires 2 (a GP fit per evaluation at -O1 under
+  // ASan: minutes for the 5).
+  const bool shrunk = fedsim::test::under_sanitizer();
+  const std::uint64_t seeds = shrunk ? 3 : 5;
   int reached = 0;
-  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+  for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
     fedsim::baselines::GpBoRunConfig config;
     config.budget = 40;
     config.seed = seed;
@@ -159,7 +164,7 @@ TEST_CASE("GP-BO reaches a Branin maximiser within 40 evaluations on 4 of 5 seed
     // values span about 300).
     if (nearest < 0.02 || best_regret < 0.05) ++reached;
   }
-  CHECK(reached >= 4);
+  CHECK(reached >= (shrunk ? 2 : 4));
 }
 
 TEST_CASE("Local penalisation: the penaliser's closed form, the Lipschitz estimate, distinct batches",
