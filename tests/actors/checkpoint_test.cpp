@@ -274,7 +274,7 @@ TEST_CASE("random stream state: a restored stream continues the same draws", "[e
 }
 
 TEST_CASE("checkpoint: an FBO run with GP hyperparameter refits, stopped and resumed",
-          "[actors][checkpoint][refit]") {
+          "[actors][checkpoint][refit][sanitizer-heavy]") {
   // The faulty run with every agent refitting after each 3rd observation (inside its initial
   // design too): a resume rebuilds each agent by observing its history again, which must
   // refit the same hyperparameters, bit for bit, or the files differ. Crashes that lose state

@@ -10,7 +10,6 @@
 #include "actors/world_objective.hpp"
 #include "scenarios/loader.hpp"
 #include "tests/test_files.hpp"
-#include "tests/tools/run_command.hpp"
 
 namespace fs = std::filesystem;
 using namespace fedsim;
@@ -199,14 +198,12 @@ TEST_CASE("Fed-PNE: a straggler presumed dead that reports late is sent the last
 
 TEST_CASE("Fed-PNE actors on the tuning problem reproduce the engine's loop, the scenario's "
           "data set is loaded",
-          "[actors][xarmed][tuning]") {
-  // Each pull trains a model: a budget of 100 in CI's ASan job.
-  const int budget = fedsim::test::under_sanitizer() ? 100 : 400;
+          "[actors][xarmed][tuning][sanitizer-heavy]") {
   const auto c = scenario::load_scenario_text(
                      "name = \"t\"\nseed = 4\n[world]\nagents = 5\n[world.objective]\n"
                      "kind = \"tuning\"\ntask = \"svm\"\ndataset = \"digits\"\n"
                      "positive_class = 8\nlabel_skew = 5.0\n[algorithm]\nname = \"fed-pne\"\n"
-                     "budget = " + std::to_string(budget) + "\n",
+                     "budget = 400\n",
                      "t.toml")
                      .config;
   const RunResult actors = run(c, "fedpne-tuning");
@@ -215,5 +212,5 @@ TEST_CASE("Fed-PNE actors on the tuning problem reproduce the engine's loop, the
   REQUIRE(actors.client_regret.size() == 5);
   for (size_t m = 0; m < 5; ++m) CHECK(actors.client_regret[m] == loop.client_regret[m]);
   CHECK(actors.average_cumulative_regret > 0.0);
-  CHECK(actors.average_cumulative_regret < budget);
+  CHECK(actors.average_cumulative_regret < 400.0);
 }

@@ -13,7 +13,6 @@
 #include "engine/objectives/test_functions.hpp"
 #include "engine/rng.hpp"
 #include "engine/xarmed/problem.hpp"
-#include "tests/tools/run_command.hpp"
 
 using fedsim::Box;
 using fedsim::GpHyperparameters;
@@ -112,7 +111,7 @@ TEST_CASE("GP regression gradients and EI's gradient match finite differences",
 }
 
 TEST_CASE("GP-BO's ML fit recovers the lengthscale of data drawn from a GP",
-          "[baselines][gp-bo]") {
+          "[baselines][gp-bo][sanitizer-heavy]") {
   // 150 points on [0, 1] from GP(0, SE(l = 0.2, s2 = 2)) plus N(0, 0.01) noise, seed 7.
   const double l = 0.2, s2 = 2.0, noise = 0.01;
   RandomStream rng(7, "gp-draw");
@@ -135,7 +134,7 @@ TEST_CASE("GP-BO's ML fit recovers the lengthscale of data drawn from a GP",
 }
 
 TEST_CASE("GP-BO reaches a Branin maximiser within 40 evaluations on 4 of 5 seeds",
-          "[baselines][gp-bo]") {
+          "[baselines][gp-bo][sanitizer-heavy]") {
   const auto problem = branin();
   // The three maximisers of the rescaled Branin (usual domain (-pi, 12.275), (pi, 2.275),
   // (9.42478, 2.475), mapped from [-5, 10] x [0, 15] to [0, 1]^2).
@@ -143,12 +142,8 @@ TEST_CASE("GP-BO reaches a Branin maximiser within 40 evaluations on 4 of 5 seed
       {(-M_PI + 5.0) / 15.0, 12.275 / 15.0},
       {(M_PI + 5.0) / 15.0, 2.275 / 15.0},
       {(9.42478 + 5.0) / 15.0, 2.475 / 15.0}};
-  // CI's ASan job runs the first 3 seeds and requires 2 (a GP fit per evaluation at -O1 under
-  // ASan: minutes for the 5).
-  const bool shrunk = fedsim::test::under_sanitizer();
-  const std::uint64_t seeds = shrunk ? 3 : 5;
   int reached = 0;
-  for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
     fedsim::baselines::GpBoRunConfig config;
     config.budget = 40;
     config.seed = seed;
@@ -164,7 +159,7 @@ TEST_CASE("GP-BO reaches a Branin maximiser within 40 evaluations on 4 of 5 seed
     // values span about 300).
     if (nearest < 0.02 || best_regret < 0.05) ++reached;
   }
-  CHECK(reached >= (shrunk ? 2 : 4));
+  CHECK(reached >= 4);
 }
 
 TEST_CASE("Local penalisation: the penaliser's closed form, the Lipschitz estimate, distinct batches",
