@@ -37,7 +37,7 @@ TEST_CASE("the sanitizer job's leak suppressions do not hide a leak in an actor 
   CHECK(r.output.find("planted_leak_for_sanitizer_test") != std::string::npos);
 }
 
-TEST_CASE("the TSan job's race suppressions do not hide a race between actor handlers",
+TEST_CASE("the TSan job's race suppressions do not hide a race in an actor handler",
           "[cli][sanitizer][tsan]") {
   using namespace fedsim::test;
   const char* tsan_binary = std::getenv("FEDSIM_TEST_TSAN_BINARY");
