@@ -1,11 +1,15 @@
 #include "actors/agent.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include "actors/checkpoint/state_archive.hpp"
 #include "actors/decimal.hpp"
@@ -40,6 +44,31 @@ namespace fedsim::actors {
 namespace {
 
 using self_ptr = caf::stateful_actor<AgentActorState>*;
+
+/// FEDSIM_DEBUG_PLANT_RACE set: every agent counts the broadcasts it handles in one counter of
+/// the process, unguarded, and a watcher thread started by the first reads it now and then with
+/// no lock: each later count, in an agent's handler on one of CAF's worker threads, races with
+/// those reads. (The network orders the agents' deliveries, so agents alone would not race in
+/// virtual time, and two runs' agents in a sweep meet at global locks too often to race
+/// reliably.) CI's ThreadSanitizer job must report it: tools/tsan.supp may not hide actor
+/// handlers (tests/tools/sanitizer_cli_test.cpp).
+[[gnu::noinline]] void planted_race_for_sanitizer_test() {
+  static volatile long handled = 0;
+  static std::once_flag watcher;
+  std::call_once(watcher, [] {
+    std::thread([] {
+      for (;;) {
+        [[maybe_unused]] const long seen = handled;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    }).detach();
+  });
+  handled = handled + 1;
+}
+bool race_planted() {
+  static const bool planted = std::getenv("FEDSIM_DEBUG_PLANT_RACE") != nullptr;
+  return planted;
+}
 
 void send_to(self_ptr self, node_id to, caf::message payload, std::uint64_t bytes = 0,
              double delay = 0.0) {
@@ -545,6 +574,7 @@ caf::behavior agent_actor(caf::stateful_actor<AgentActorState>* self, node_id id
       // Payloads are shared by every recipient: handlers take them by const reference.
       [self](const broadcast& b, virtual_time vt) {
         return delivery(self, vt, [self, &b] {
+          if (race_planted()) planted_race_for_sanitizer_test();
           auto& s = self->state;
           if (!s.latest || b.round > s.latest->round) s.latest = b;
           start_initial_design(self);  // no-op once started

@@ -1,5 +1,7 @@
 #include "engine/dp/rdp.hpp"
 
+#include <math.h>  // lgamma_r (glibc)
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -20,8 +22,16 @@ constexpr double kMinSeriesZ = 1e-3;
 // directly (subsampling can only lower RDP), where z^2 in the series would overflow.
 constexpr double kMaxSeriesZ = 1e50;
 
+/// ln Gamma(x), by lgamma_r: std::lgamma (glibc's lgamma) also writes the sign to the global
+/// signgam on every call, a data race between two runs' accountants in one process (a sweep's
+/// parallel jobs; CI's ThreadSanitizer job reports it). Same value.
+double log_gamma(double x) {
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
+}
+
 double log_binomial(double n, double k) {
-  return std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0);
+  return log_gamma(n + 1.0) - log_gamma(k + 1.0) - log_gamma(n - k + 1.0);
 }
 
 // log A_alpha for integer alpha: A = sum_k C(alpha,k) (1-q)^(alpha-k) q^k e^((k^2-k)/(2 z^2)),

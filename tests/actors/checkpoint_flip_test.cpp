@@ -21,6 +21,7 @@
 #include "tests/actors/faulty_scenarios.hpp"
 #include "tests/actors/result_line.hpp"
 #include "tests/test_files.hpp"
+#include "tests/tools/run_command.hpp"
 
 namespace fs = std::filesystem;
 using namespace fedsim;
@@ -173,6 +174,10 @@ std::string describe(const Tally& t) {
   return out;
 }
 
+/// Bits flipped per member's state: 40, or 4 in CI's ASan job (each flip is a resumed run, 2 s
+/// there; a member's first bit is among them, and about half the flips are refused).
+int flips_per_blob() { return fedsim::test::under_sanitizer() ? 4 : 40; }
+
 }  // namespace
 
 // Flipped bits may legitimately resume to other outputs: a double's value bits (a kept vector,
@@ -180,14 +185,14 @@ std::string describe(const Tally& t) {
 // holds. What is checked is that every flip ends as one of the two allowed outcomes.
 TEST_CASE("checkpoint: one flipped bit in a member's state is refused at load or resumes to a "
           "finished run", "[actors][checkpoint][flip]") {
-  const Tally t = flip_and_resume(fedsim::test::faulty::faulty_fbo, 2, 2, 40);
+  const Tally t = flip_and_resume(fedsim::test::faulty::faulty_fbo, 2, 2, flips_per_blob());
   WARN("FBO: " << describe(t));
   CHECK(t.total(Outcome::refused) > 0);
 }
 
 TEST_CASE("checkpoint: one flipped bit in a Fed-PNE member's state is refused at load or "
           "resumes to a finished run", "[actors][checkpoint][flip]") {
-  const Tally t = flip_and_resume(fedsim::test::faulty::faulty_fed_pne, 1, 2, 40);
+  const Tally t = flip_and_resume(fedsim::test::faulty::faulty_fed_pne, 1, 2, flips_per_blob());
   WARN("Fed-PNE: " << describe(t));
   CHECK(t.total(Outcome::refused) > 0);
 }

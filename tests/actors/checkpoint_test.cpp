@@ -22,6 +22,7 @@
 #include "tests/actors/faulty_scenarios.hpp"
 #include "tests/actors/result_line.hpp"
 #include "tests/test_files.hpp"
+#include "tests/tools/run_command.hpp"
 
 namespace fs = std::filesystem;
 using namespace fedsim;
@@ -112,7 +113,10 @@ void check_resumes(const char* text, int every, const std::vector<int>& stops) {
   const fs::path dir = fedsim::test::fresh_dir(std::string("checkpoint-") + c.name);
   const Finished reference = uninterrupted(c, dir);
   REQUIRE(!reference.files.at("observations.csv").empty());
-  for (int stop : stops) {
+  // CI's ASan job stops at the first of them only (the chain below stops at every checkpoint).
+  const std::vector<int> at =
+      fedsim::test::under_sanitizer() ? std::vector<int>{stops.front()} : stops;
+  for (int stop : at) {
     INFO("stopped after checkpoint " << stop << " (every " << every << " rounds)");
     Finished resumed;
     fs::remove_all(dir / "checkpoint");
@@ -270,7 +274,7 @@ TEST_CASE("random stream state: a restored stream continues the same draws", "[e
 }
 
 TEST_CASE("checkpoint: an FBO run with GP hyperparameter refits, stopped and resumed",
-          "[actors][checkpoint][refit]") {
+          "[actors][checkpoint][refit][sanitizer-heavy]") {
   // The faulty run with every agent refitting after each 3rd observation (inside its initial
   // design too): a resume rebuilds each agent by observing its history again, which must
   // refit the same hyperparameters, bit for bit, or the files differ. Crashes that lose state

@@ -198,7 +198,7 @@ TEST_CASE("Fed-PNE: a straggler presumed dead that reports late is sent the last
 
 TEST_CASE("Fed-PNE actors on the tuning problem reproduce the engine's loop, the scenario's "
           "data set is loaded",
-          "[actors][xarmed][tuning]") {
+          "[actors][xarmed][tuning][sanitizer-heavy]") {
   const auto c = scenario::load_scenario_text(
                      "name = \"t\"\nseed = 4\n[world]\nagents = 5\n[world.objective]\n"
                      "kind = \"tuning\"\ntask = \"svm\"\ndataset = \"digits\"\n"

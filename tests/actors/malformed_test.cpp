@@ -146,7 +146,7 @@ TEST_CASE("malformed.kinds: an unknown kind is refused with the table's names",
 // Issue 10, bug 1: stale_round subtracts 1000 from the round; from round 1000 on that is a valid
 // earlier round. Every corrupted report must be rejected, never late, carried or aggregated.
 TEST_CASE("stale_round corruption at rounds >= 1000 is rejected under every policy",
-          "[actors][faults][slow]") {
+          "[actors][faults][slow][sanitizer-heavy]") {
   const std::vector<std::string> common = {"world.agents=2", "algorithm.iterations=1100",
                                            "world.network.malformed.rate=0.2",
                                            "world.network.malformed.kinds=[\"stale_round\"]"};

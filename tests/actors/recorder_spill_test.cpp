@@ -37,7 +37,7 @@ int hidden_files(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("a recorder that spills to disk writes the same files as one that does not",
-          "[actors][recorder]") {
+          "[actors][recorder][sanitizer-heavy]") {
   SECTION("FBO, lossy deadline network with events") {
     const std::vector<std::string> o = {"world.agents=16", "algorithm.iterations=8"};
     const fs::path memory = run_with("stragglers/deadline.toml", o, std::size_t{1} << 20, "spill-none");

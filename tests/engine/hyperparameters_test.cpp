@@ -106,7 +106,7 @@ TEST_CASE("log marginal likelihood gradient matches central finite differences",
 // log(signal variance) (weakly identified with only 5 lengthscales across [0, 1]); in 2-D,
 // relative sds 0.08 / 0.09 for the lengthscales, 0.08 for the noise and 0.34 for log(signal
 // variance). Each check allows 3 sd.
-TEST_CASE("fit recovers known 1-D hyperparameters", "[hyper]") {
+TEST_CASE("fit recovers known 1-D hyperparameters", "[hyper][sanitizer-heavy]") {
   RandomStream rng(0, "hyper.fit1");
   const GpHyperparameters truth = make(Eigen::VectorXd::Constant(1, 0.2), 1.5, 0.01);
   Eigen::MatrixXd X;
@@ -125,7 +125,7 @@ TEST_CASE("fit recovers known 1-D hyperparameters", "[hyper]") {
   CHECK(fit.log_marginal_likelihood == Approx(fedsim::log_marginal_likelihood(X, y, h)));
 }
 
-TEST_CASE("fit recovers known 2-D per-axis hyperparameters", "[hyper]") {
+TEST_CASE("fit recovers known 2-D per-axis hyperparameters", "[hyper][sanitizer-heavy]") {
   RandomStream rng(0, "hyper.fit2");
   const GpHyperparameters truth = make(Eigen::Vector2d(0.15, 0.4), 1.0, 0.01);
   Eigen::MatrixXd X;
@@ -145,7 +145,7 @@ TEST_CASE("fit recovers known 2-D per-axis hyperparameters", "[hyper]") {
   CHECK(fit.log_marginal_likelihood >= fedsim::log_marginal_likelihood(X, y, truth));
 }
 
-TEST_CASE("fit is at least as good as an exhaustive grid search", "[hyper]") {
+TEST_CASE("fit is at least as good as an exhaustive grid search", "[hyper][sanitizer-heavy]") {
   // Slower reference: a 60 x 60 grid over (log l, log r), r = noise / signal, with the signal
   // variance profiled out in closed form (s2* = y' Kr^{-1} y / n for Kr = C + r I).
   RandomStream rng(4, "hyper.grid");

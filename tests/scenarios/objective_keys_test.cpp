@@ -375,7 +375,7 @@ TEST_CASE("objective keys: kind tuning, its keys checked, inert elsewhere, writt
 }
 
 TEST_CASE("objective keys: a tuning split the run could not draw is refused at load",
-          "[scenario][objective][tuning]") {
+          "[scenario][objective][tuning][sanitizer-heavy]") {
   // Digits' 1797 samples over 400 agents: more than the 4 each needs on average, but the
   // Dirichlet(0.5) shares of its 10 classes leave an agent short in each of the split's 1000
   // draws (the run failed at its start, exit 1). Over 100 agents a draw succeeds.

@@ -166,7 +166,7 @@ TEST_CASE("refit keys: the resolved config writes them only with refits on, and 
 }
 
 TEST_CASE("with refits on, a perfect network under sync reproduces the reference loop",
-          "[scenario][refit][refit-rff][actors]") {
+          "[scenario][refit][refit-rff][actors][sanitizer-heavy]") {
   using fbo::Algorithm;
   using fbo::LocalSampler;
   for (auto [a, sampler] : {std::pair{Algorithm::ts, LocalSampler::rff},

@@ -71,7 +71,11 @@ TEST_CASE("the loop driver and the actors write the same records for every shipp
       files.push_back(e.path());
   std::sort(files.begin(), files.end());
   REQUIRE(files.size() >= 10);
-  for (const fs::path& file : files) {
+  // CI's ASan job compares every third scenario (each shipped scenario also runs there once as
+  // actors, in run_cli_test): 174 s under ASan for all of them.
+  const std::size_t step = fedsim::test::under_sanitizer() ? 3 : 1;
+  for (std::size_t k = 0; k < files.size(); k += step) {
+    const fs::path& file = files[k];
     const std::string rel = fs::relative(file, scenarios).generic_string();
     INFO(rel);
     std::string stem = rel;

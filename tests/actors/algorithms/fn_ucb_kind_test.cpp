@@ -18,6 +18,7 @@
 #include "scenarios/loader.hpp"
 #include "tests/scenario_error.hpp"
 #include "tests/test_files.hpp"
+#include "tests/tools/run_command.hpp"
 
 namespace al = fedsim::actors::algorithms;
 namespace fs = std::filesystem;
@@ -212,31 +213,36 @@ TEST_CASE("fn-ucb: its loop is the engine's run on the scenario's problem",
 TEST_CASE("fn-ucb: rows at a stride of ceil(T / 100) rounds and at T, and D decides the "
           "synchronisations",
           "[algorithms][fn-ucb]") {
-  // T = 250: stride 3, rows at rounds 3, 6, ..., 249 and 250: 84 per client. D = 0: a
-  // synchronisation after every round but the last.
-  const Ran every = run_loop(scenario(250), "stride");
-  REQUIRE(every.rows.size() == 4u * 84u);
-  for (std::size_t k = 0; k < 84; ++k) {
+  // T = 250: stride 3, rows at rounds 3, 6, ..., 249 and 250: 84 per client (in CI's ASan job
+  // T = 101: stride 2, rows at 2, 4, ..., 100 and 101: 51). D = 0: a synchronisation after every
+  // round but the last.
+  const std::int64_t budget = fedsim::test::under_sanitizer() ? 101 : 250;
+  const std::int64_t stride = (budget + 99) / 100;
+  const std::size_t per_client = static_cast<std::size_t>(budget / stride + 1);  // T % stride > 0
+  const Ran every = run_loop(scenario(budget), "stride");
+  REQUIRE(every.rows.size() == 4u * per_client);
+  for (std::size_t k = 0; k < per_client; ++k) {
     const Row& row = every.rows[k];
-    const std::int64_t t = k == 83 ? 250 : 3 * (static_cast<std::int64_t>(k) + 1);
+    const std::int64_t t =
+        k + 1 == per_client ? budget : stride * (static_cast<std::int64_t>(k) + 1);
     CHECK(row.client == 0);
     CHECK(row.step == t);
-    CHECK(row.phase == (t == 250 ? 249 : t));
+    CHECK(row.phase == (t == budget ? budget - 1 : t));
     if (k > 0) CHECK(row.regret >= every.rows[k - 1].regret);
   }
   CHECK(every.rows.back().client == 3);
   CHECK(every.rows.back().regret == Approx(every.run.run.client_regret[3]).epsilon(1e-9));
-  CHECK(integer_entry(every.run, "rounds") == 249);
-  // p = 31: rounds 1..3 send W and B (p^2 + p), rounds 4..249 also V^-1 and theta (training
+  CHECK(integer_entry(every.run, "rounds") == budget - 1);
+  // p = 31: rounds 1..3 send W and B (p^2 + p), rounds 4..T-1 also V^-1 and theta (training
   // goes on to round 1000).
-  CHECK(integer_entry(every.run, "numbers_sent_per_client") == 3 * (31 * 31 + 31) +
-                                                                   246 * (2 * 31 * 31 + 2 * 31));
+  CHECK(integer_entry(every.run, "numbers_sent_per_client") ==
+        3 * (31 * 31 + 31) + (budget - 4) * (2 * 31 * 31 + 2 * 31));
   CHECK(integer_entry(every.run, "numbers_received_per_client") ==
         integer_entry(every.run, "numbers_sent_per_client"));
 
   // A D no criterion reaches: no synchronisation, nothing sent, phase 0 throughout.
-  const Ran never = run_loop(scenario(250, "sync_threshold = 1e15\n"), "never");
-  REQUIRE(never.rows.size() == 4u * 84u);
+  const Ran never = run_loop(scenario(budget, "sync_threshold = 1e15\n"), "never");
+  REQUIRE(never.rows.size() == 4u * per_client);
   for (const Row& row : never.rows) CHECK(row.phase == 0);
   CHECK(integer_entry(never.run, "rounds") == 0);
   CHECK(integer_entry(never.run, "numbers_sent_per_client") == 0);

@@ -140,7 +140,7 @@ TEST_CASE("gp-bo, batched-bo: bad keys are refused naming the key", "[algorithms
 }
 
 TEST_CASE("gp-bo: its loop is the engine's run on the scenario's problem, and it learns",
-          "[algorithms][gp-bo]") {
+          "[algorithms][gp-bo][sanitizer-heavy]") {
   const auto loaded =
       load_scenario_text(gp + "[algorithm.gp-bo]\nacquisition_samples = 300\n", "bo.toml");
   const RunDir dir("fedsim-gp-bo-kind");
@@ -252,7 +252,7 @@ TEST_CASE("batched-bo: its loop is the engine's batched run, M points a round on
 }
 
 TEST_CASE("batched-bo: a fit that finds no finite likelihood keeps the hyperparameters it has",
-          "[algorithms][gp-bo]") {
+          "[algorithms][gp-bo][sanitizer-heavy]") {
   // On the locals with one fit start, the fit drives the length scale and noise to their
   // bounds, the next batch is nearly one point, and no start has a Cholesky factor: the run
   // failed at round 6 (Garland, M = 6, seed 1). It goes on with the hyperparameters it had.

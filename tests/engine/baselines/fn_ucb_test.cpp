@@ -464,7 +464,7 @@ double best_share(const FnUcbRunResult& r, const Objective& f, std::int64_t from
 TEST_CASE(
     "fn-ucb run: the GP-UCB part concentrates on the best arm of a linear toy in the "
     "features",
-    "[baselines][fn-ucb]") {
+    "[baselines][fn-ucb][sanitizer-heavy]") {
   // f(x) = g(x; theta_0)' theta* / sqrt(m) with theta* ~ N(0, I): the model U_b assumes, built
   // on the model the run builds (same seed). alpha stays 0 (U_b alone), nu_gp = 1. K = 20,
   // N = 3, heterogeneous offsets, noise U[-0.01, 0.01], T = 150: over the last 50 rounds at
@@ -500,7 +500,7 @@ TEST_CASE(
 }
 
 TEST_CASE("fn-ucb run: with the default parameters it concentrates on the best arm of f(x) = x",
-          "[baselines][fn-ucb]") {
+          "[baselines][fn-ucb][sanitizer-heavy]") {
   // K = 10 arms on [0, 1] (the best is x = 1), N = 3, offsets, noise U[-0.01, 0.01], T = 150,
   // every default (alpha's schedule, nu, lambda, width, training): over the last 50 rounds at
   // least 90% of the pulls go to the best arm, on each of 5 seeds.
@@ -519,7 +519,7 @@ TEST_CASE("fn-ucb run: with the default parameters it concentrates on the best a
 }
 
 TEST_CASE("fn-ucb: after 20000 pulls of two arms a report still passes the server's checks",
-          "[baselines][fn-ucb]") {
+          "[baselines][fn-ucb][sanitizer-heavy]") {
   // V_local = lambda I + sum g g' accumulates rounding; V^-1 <= I / lambda holds only up to
   // it (a T = 1e4 Garland run was refused before the checker allowed a relative 1e-6).
   FnUcbParams p = small(1, 30000, 10, 10);

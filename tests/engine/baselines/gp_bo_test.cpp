@@ -111,7 +111,7 @@ TEST_CASE("GP regression gradients and EI's gradient match finite differences",
 }
 
 TEST_CASE("GP-BO's ML fit recovers the lengthscale of data drawn from a GP",
-          "[baselines][gp-bo]") {
+          "[baselines][gp-bo][sanitizer-heavy]") {
   // 150 points on [0, 1] from GP(0, SE(l = 0.2, s2 = 2)) plus N(0, 0.01) noise, seed 7.
   const double l = 0.2, s2 = 2.0, noise = 0.01;
   RandomStream rng(7, "gp-draw");
@@ -134,7 +134,7 @@ TEST_CASE("GP-BO's ML fit recovers the lengthscale of data drawn from a GP",
 }
 
 TEST_CASE("GP-BO reaches a Branin maximiser within 40 evaluations on 4 of 5 seeds",
-          "[baselines][gp-bo]") {
+          "[baselines][gp-bo][sanitizer-heavy]") {
   const auto problem = branin();
   // The three maximisers of the rescaled Branin (usual domain (-pi, 12.275), (pi, 2.275),
   // (9.42478, 2.475), mapped from [-5, 10] x [0, 15] to [0, 1]^2).

@@ -127,7 +127,7 @@ TEST_CASE("bad reference parameters are rejected with the parameter's name", "[f
   CHECK_THROWS_AS(run_reference(c), std::invalid_argument);
 }
 
-TEST_CASE("FTS-DE <= FTS <= TS in simple regret after the initial period", "[fbo][loop][paper]") {
+TEST_CASE("FTS-DE <= FTS <= TS in simple regret after the initial period", "[fbo][loop][paper][sanitizer-heavy]") {
   // DP-FTS-DE section 5.1 / figure 2a: N = 200, M = 50, P = 2, 1 - p_t = 1/sqrt(t), T = 40.
   // Measured: the mean over iterations 1..T of the agents' mean simple regret, averaged over 8
   // seeds (seeds 6..15 gave FTS-DE 0.014, FTS 0.045, TS 0.052; FTS beat TS on 9 of 10 seeds).

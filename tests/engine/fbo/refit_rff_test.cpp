@@ -64,7 +64,7 @@ TEST_CASE("refit-rff draw: fresh features with the fitted l and s2, omega from t
 }
 
 TEST_CASE("refit-rff draw: statistically, phi(x)'omega has the GP-like posterior mean",
-          "[fbo][refit-rff]") {
+          "[fbo][refit-rff][sanitizer-heavy]") {
   // Many draws at one point x0 where the data pin f: the mean of phi(x0)'omega over fresh
   // features is close to the observed value (every draw's posterior interpolates). 2000
   // draws, tolerance 0.05 on data of scale 1 (noise 1e-4; the feature approximation's error

@@ -31,7 +31,7 @@ std::shared_ptr<const AgentContext> context_with(RefitConfig refit, LocalSampler
 
 }  // namespace
 
-TEST_CASE("refit: recovers the hyperparameters a function was drawn with", "[fbo][refit]") {
+TEST_CASE("refit: recovers the hyperparameters a function was drawn with", "[fbo][refit][sanitizer-heavy]") {
   // 2-D, 200 scattered points, l = 0.2: about 25 length-scale cells inform s2. Stated
   // tolerances: l within 20%, n2 within 50% (200 residuals), s2 within a factor of 2.
   const double l = 0.2, s2 = 2.0, n2 = 0.05;

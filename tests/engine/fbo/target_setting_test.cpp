@@ -78,7 +78,7 @@ TEST_CASE("only the target's queries are recorded, peers' messages are each used
 }
 
 TEST_CASE("similar peers with many observations speed the target up, dissimilar ones do not "
-          "break it", "[fbo][target][paper]") {
+          "break it", "[fbo][target][paper][sanitizer-heavy]") {
   // FTS figure 1: with d_n = 0.02 FTS beats TS; with d_n = 1.2 it stays comparable. Mean
   // regret over iterations 1..T, averaged over 8 seeds (each its own function), on the
   // paper's 1000-point grid with exact local TS. Measured: TS 0.107, FTS (d = 0.02) 0.037,

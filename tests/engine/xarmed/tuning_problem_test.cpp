@@ -126,7 +126,7 @@ TEST_CASE("xarmed tuning: the wrong builder for a kind is an error", "[xarmed][t
 
 TEST_CASE("xarmed tuning: Fed-PNE and HCT run on it, regret is measured against 1 on the "
           "clients' mean score",
-          "[xarmed][tuning][data]") {
+          "[xarmed][tuning][data][sanitizer-heavy]") {
   FedPneConfig f;
   f.problem = tuning_config(5);
   f.budget = 300;
