@@ -3,7 +3,7 @@
 /// the check that refuses a run whose estimate exceeds the machine's memory (or the limit the
 /// user gives). An order-of-magnitude estimate, not a measurement: each part is a documented
 /// formula over the scenario's sizes (see estimate()), calibrated on measured runs (the
-/// README's "Large populations": 30.5 KiB per agent at M = 50 with the factor, 7.2 KiB with
+/// "Large populations" of docs/cli.md: 30.5 KiB per agent at M = 50 with the factor, 7.2 KiB with
 /// the history), so that what the key rules accept but no machine could hold (2^31 features,
 /// 2^31 agents, a grid of 2^31 points) is refused with one line naming the key.
 #include <optional>
