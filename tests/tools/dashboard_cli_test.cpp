@@ -296,8 +296,16 @@ TEST_CASE("fedsim run --dashboard, dashboard, report: bad arguments exit 2 with 
            {"rounds.csv", "round,time\n0\n", "rounds.csv':2: 1 cells where the header has 2"},
            {"observations.csv", slurp(run / "observations.csv").substr(0, 60) + "\nx,y\n", "observations.csv':"},
            {"summary.json", "{\"completed\": tr", "summary.json': not JSON"},
-           {"events.jsonl", "{\"time\": \"soon\", \"event\": \"drop\"}\n", "events.jsonl':1: not an event"}}) {
-    const fs::path broken = dir / ("broken-" + file);
+           {"events.jsonl", "{\"time\": \"soon\", \"event\": \"drop\"}\n", "events.jsonl':1: not an event"},
+           // a kind that is not text, a line that is not an object (once exit 1: replay read
+           // the kind before its checks)
+           {"events.jsonl", "{\"time\": 1, \"event\": 5}\n", "events.jsonl':1: not an event"},
+           {"events.jsonl", "[1, 2]\n", "events.jsonl':1: not an event"},
+           {"rounds.csv", slurp(run / "rounds.csv").substr(0, slurp(run / "rounds.csv").find('\n') + 1) +
+                              "0,0,1,1,0,0,0,0,1,0,0,2,0,0,0,0\n",
+            "rounds.csv':2: column 'released': '2' is not an integer in [0, 1]"}}) {
+    static int broken_count = 0;
+    const fs::path broken = dir / ("broken-" + std::to_string(++broken_count) + "-" + file);
     fs::copy(run, broken, fs::copy_options::recursive);
     std::ofstream(broken / file) << text;
     for (const std::string& command : {std::string("report "), std::string("dashboard ")}) {

@@ -157,13 +157,14 @@ std::vector<std::string> replay_run(const fs::path& dir) {
       ++n;
       if (line.empty()) continue;
       const nlohmann::json j = read_json(file, n, line);
-      if (j.value("event", "") == "send" || j.value("event", "") == "deliver") continue;
+      if (!j.is_object()) bad_file(file, n, "not an event as fedsim writes them (not a JSON object)");
       actors::network_event e;
       try {
         e = actors::from_jsonl<actors::network_event>(j);
       } catch (const std::exception& x) {
         bad_file(file, n, std::string("not an event as fedsim writes them (") + x.what() + ")");
       }
+      if (e.kind == "send" || e.kind == "deliver") continue;
       records.push_back({e.time, e.round, 3, [e](const actors::RunObserver& o) { o.event(e); }});
     }
   }
