@@ -19,19 +19,28 @@ namespace {
 using schema::number_text;
 constexpr double kib = 1024.0;
 
+}  // namespace
+
+FboSizes fbo_sizes(const ScenarioConfig& c) {
+  const auto& a = c.algorithm;
+  const auto& o = c.world.objective;
+  const double t = a.iterations;
+  return {static_cast<double>(c.world.agents), static_cast<double>(a.features), t,
+          // Peers (the target-agent setting) hold peer_observations each instead of n_init + T.
+          std::max<double>(a.n_init + t, c.world.peer_observations),
+          o.is_grid() ? 1.0 : std::max(1, o.effective_dimension()),
+          o.is_grid() ? static_cast<double>(o.grid_size) : 0.0,
+          static_cast<double>(a.effective_regions())};
+}
+
+namespace {
+
 /// The FBO family's parts (see estimate()).
 void fbo_parts(const ScenarioConfig& c, ResourceEstimate& e) {
   std::vector<ResourcePart>& parts = e.parts;
   const auto& a = c.algorithm;
   const auto& o = c.world.objective;
-  const double n_agents = c.world.agents;
-  const double m = a.features;
-  const double t = a.iterations;
-  // Peers (the target-agent setting) hold peer_observations each instead of n_init + T.
-  const double n = std::max<double>(a.n_init + t, c.world.peer_observations);
-  const double d = o.is_grid() ? 1.0 : std::max(1, o.effective_dimension());
-  const double nc = o.is_grid() ? o.grid_size : 0.0;
-  const double p = a.effective_regions();
+  const auto [n_agents, m, t, n, d, nc, p] = fbo_sizes(c);
   e.sizes = "N = " + number_text(n_agents) + ", M = " + number_text(m) + ", T = " +
             number_text(t) + ", n = " + number_text(n) + ", d = " + number_text(d) +
             (o.is_grid() ? ", n_c = " + number_text(nc) : std::string()) +

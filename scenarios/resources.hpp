@@ -21,6 +21,15 @@ struct ResourcePart {
   double bytes = 0;     ///< a double: sizes of 2^31 squared do not overflow
 };
 
+/// The sizes of an FBO run that both estimates (memory here, work in work.hpp) read from its
+/// configuration: agents N, features M, iterations T, observations n an agent holds (peers in
+/// the target-agent setting hold peer_observations), dimension d (1 on a grid), grid size n_c
+/// (0 on a box), sub-regions P.
+struct FboSizes {
+  double agents, m, t, n, d, nc, p;
+};
+FboSizes fbo_sizes(const ScenarioConfig& c);
+
 struct ResourceEstimate {
   std::vector<ResourcePart> parts;
   std::string sizes;  ///< the sizes the formulas read: "N = 200, M = 50, n = 50, d = 1, ..."

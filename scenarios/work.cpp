@@ -8,6 +8,7 @@
 
 #include "actors/algorithms/algorithm_kind.hpp"
 #include "data/datasets.hpp"
+#include "scenarios/resources.hpp"
 #include "scenarios/echo.hpp"
 #include "scenarios/schema.hpp"  // number_text
 
@@ -106,15 +107,9 @@ void fbo_parts(const ScenarioConfig& c, WorkEstimate& e) {
   std::vector<WorkPart>& parts = e.parts;
   const auto& a = c.algorithm;
   const auto& o = c.world.objective;
-  const double n_agents = c.world.agents;
+  const auto [n_agents, m, t, n, d, nc, p] = fbo_sizes(c);
   // Peers (the target-agent setting) only answer; the learners step.
   const double learners = c.world.peer_observations > 0 ? 1.0 : n_agents;
-  const double m = a.features;
-  const double t = a.iterations;
-  const double n = std::max<double>(a.n_init + t, c.world.peer_observations);
-  const double d = o.is_grid() ? 1.0 : std::max(1, o.effective_dimension());
-  const double nc = o.is_grid() ? o.grid_size : 0.0;
-  const double p = a.effective_regions();
   const double steps = learners * t;
   const double evaluations = learners * (a.n_init + t);
   const double candidates =
