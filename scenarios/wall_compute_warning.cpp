@@ -4,6 +4,7 @@
 
 #include "actors/network_keys.hpp"
 #include "actors/run_keys.hpp"
+#include "scenarios/schema.hpp"
 
 namespace fedsim::scenario {
 namespace {
@@ -42,10 +43,8 @@ std::string unused_compute_model_warning(const ScenarioConfig& c) {
   if (c.world.objective.is_tuning() && c.world.objective.cost_per_sample > 0.0)
     keys.push_back("world.objective.cost_per_sample");
   if (keys.empty()) return "";
-  std::string list;
-  for (const std::string& k : keys) list += (list.empty() ? "" : ", ") + k;
   return rk::full(rk::time) + " = wall charges the real time of evaluations, not the modelled "
-         "compute time of " + list + ": set " + rk::full(rk::injected_compute) +
+         "compute time of " + schema::join(keys) + ": set " + rk::full(rk::injected_compute) +
          " = true to hold it as well (docs/wall-clock.md)";
 }
 
