@@ -4,18 +4,14 @@
 
 #include "scenarios/did_you_mean.hpp"
 #include "scenarios/echo.hpp"
+#include "scenarios/schema.hpp"
 
 namespace fedsim::cli {
 namespace {
 
 using scenario::did_you_mean;
 using scenario::quote;
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
+using scenario::schema::join;
 
 /// The names of an app's subcommands, in the order they were added.
 std::vector<std::string> subcommand_names(const CLI::App& app) {
